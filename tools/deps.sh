@@ -1,0 +1,81 @@
+#!/bin/bash
+# Idempotent installer for everything the PASR build needs (Debian 12).
+# Does nothing (no apt-get update) when every package is already present.
+set -euo pipefail
+. "$(dirname "$0")/lib.sh"
+
+PKGS=(
+	# kernel source and build tools
+	linux-source-6.12 make bc bison flex libelf-dev libssl-dev cpio kmod
+	xz-utils git python3 device-tree-compiler libc6-dev
+	# LLVM 14 (kernel built with LLVM=1)
+	clang lld llvm
+	# Debian's Rust toolchain for the kernel, and bindgen
+	rustc-web rust-web-src rustfmt-web rust-web-clippy cargo-web bindgen
+	# boot/test
+	qemu-system-arm gnuplot-nox
+)
+
+is_installed() {
+	dpkg-query -W -f='${Status}' "$1" 2>/dev/null | grep -q 'install ok installed'
+}
+
+missing=()
+for p in "${PKGS[@]}"; do
+	is_installed "$p" || missing+=("$p")
+done
+
+apt_updated=0
+apt_update() {
+	if [ "$apt_updated" = 0 ]; then
+		log "deps: apt-get update"
+		apt-get update -qq || die "deps: apt-get update failed"
+		apt_updated=1
+	fi
+}
+
+if [ "${#missing[@]}" -gt 0 ]; then
+	[ "$(id -u)" = 0 ] || die "deps: missing packages (${missing[*]}); run 'make deps' as root"
+	log "deps: installing ${missing[*]}"
+	apt_update
+	if ! DEBIAN_FRONTEND=noninteractive apt-get install -y --no-install-recommends "${missing[@]}"; then
+		die "deps: could not install: ${missing[*]} (see apt-get output above)"
+	fi
+	for p in "${missing[@]}"; do
+		is_installed "$p" || die "deps: package $p is still not installed"
+	done
+fi
+
+# arm64 busybox-static for the initramfs, cached under build/deps.
+mkdir -p "$DEPS_DIR"
+BB="$DEPS_DIR/busybox-arm64/bin/busybox"
+if [ ! -x "$BB" ]; then
+	deb="$(ls "$DEPS_DIR"/busybox-static_*_arm64.deb 2>/dev/null | head -n1 || true)"
+	if [ -z "$deb" ]; then
+		if ! dpkg --print-foreign-architectures | grep -qx arm64; then
+			[ "$(id -u)" = 0 ] || die "deps: need root to add the arm64 architecture"
+			log "deps: dpkg --add-architecture arm64"
+			dpkg --add-architecture arm64
+			apt_updated=0
+		fi
+		( cd "$DEPS_DIR" && apt-get download busybox-static:arm64 >/dev/null 2>&1 ) || {
+			apt_update
+			( cd "$DEPS_DIR" && apt-get download busybox-static:arm64 ) ||
+				die "deps: could not download busybox-static:arm64"
+		}
+		deb="$(ls "$DEPS_DIR"/busybox-static_*_arm64.deb | head -n1)"
+	fi
+	rm -rf "$DEPS_DIR/busybox-arm64"
+	dpkg-deb -x "$deb" "$DEPS_DIR/busybox-arm64"
+	[ -x "$BB" ] || die "deps: $deb does not contain bin/busybox"
+	log "deps: busybox-static arm64 unpacked from $(basename "$deb")"
+fi
+
+# Sanity checks on the toolchain the kernel build relies on.
+for t in /usr/bin/rustc /usr/bin/rustdoc /usr/bin/bindgen "$LLVM_BIN/clang" "$LLVM_BIN/ld.lld" \
+	/usr/bin/qemu-system-aarch64 "$TARBALL"; do
+	[ -e "$t" ] || die "deps: $t is missing after installation"
+done
+[ -d /usr/lib/rustlib/src/rust/library ] || [ -d /usr/lib/rustlib/src/rust/src ] ||
+	log "deps: warning: Rust library sources (rust-web-src) not found under /usr/lib/rustlib/src"
+exit 0

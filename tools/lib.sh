@@ -1,0 +1,53 @@
+# Common settings for the PASR build scripts. Source it; do not execute it.
+# shellcheck shell=bash
+
+REPO="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
+BUILD="$REPO/build"
+TREE="$BUILD/linux"
+STAMPS="$BUILD/stamps"
+LOGS="$BUILD/logs"
+RESULTS="$BUILD/results"
+OUT_QEMU="$BUILD/out/qemu"
+OUT_KUNIT="$BUILD/out/kunit"
+INITRAMFS_DIR="$BUILD/initramfs"
+DEPS_DIR="$BUILD/deps"
+TARBALL="${PASR_KERNEL_TARBALL:-/usr/src/linux-source-6.12.tar.xz}"
+JOBS="$(nproc)"
+
+# The kernel is built with Debian's LLVM 14 and Debian's Rust toolchain
+# (rustc-web), never with a rustup toolchain that may be first on PATH.
+LLVM_BIN=/usr/lib/llvm-14/bin
+export PATH="$LLVM_BIN:$PATH"
+RUST_MAKE_VARS=(
+	RUSTC=/usr/bin/rustc
+	HOSTRUSTC=/usr/bin/rustc
+	RUSTDOC=/usr/bin/rustdoc
+	RUSTFMT=/usr/bin/rustfmt
+	CLIPPY_DRIVER=/usr/bin/clippy-driver
+	BINDGEN=/usr/bin/bindgen
+)
+KMAKE=(make -C "$TREE" ARCH=arm64 LLVM=1 "${RUST_MAKE_VARS[@]}")
+
+# Variables given to the top-level make (e.g. 'make run CMDLINE=...') must not
+# leak into the kernel's make through MAKEFLAGS.
+unset MAKEFLAGS MFLAGS MAKELEVEL MAKEOVERRIDES
+
+mkdir -p "$STAMPS" "$LOGS" "$RESULTS"
+
+log() { printf '%s\n' "$*" >&2; }
+die() { printf 'error: %s\n' "$*" >&2; exit 1; }
+
+# record_result SUITE NAME PASS|FAIL [details]
+record_result() {
+	local suite="$1" name="$2" status="$3"
+	shift 3
+	printf '%s %s/%s%s\n' "$status" "$suite" "$name" "${*:+ $*}" >>"$RESULTS/$suite.txt"
+}
+
+# show_log_tail FILE [N]: print the end of a log, e.g. after a failed build.
+show_log_tail() {
+	local f="$1" n="${2:-60}"
+	log "---- last $n lines of $f ----"
+	tail -n "$n" "$f" >&2 || true
+	log "---- end of $f ----"
+}
