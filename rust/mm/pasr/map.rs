@@ -1,0 +1,909 @@
+// SPDX-License-Identifier: GPL-2.0
+
+//! The PASR map: dies, sections, the address-to-section lookup table, the free counters and the
+//! refresh masks.
+//!
+//! Pure logic over `core`: the kernel and the host tests instantiate it with their own [`Env`].
+//!
+//! # Concurrency
+//!
+//! Callers run on several CPUs at once, under different zone locks, with interrupts off. The
+//! common path takes no lock: it finds the section in constant time and updates the section's
+//! free counter with one atomic read-modify-write that refuses to leave `0..=size`. Only a
+//! call that moves a section between "entirely free" and "not entirely free" takes the
+//! [`Env`] lock, and recomputes the mask bits of that section and of its pair from the current
+//! counter values. Since every such transition is followed by a recomputation under the lock,
+//! the last recomputation sees the final counters: no update is lost, and since masks are
+//! only written under the lock, no die's mask is ever half-written.
+
+use crate::layout::{
+    ErrorKind, Layout, LayoutError, Mode, ParamRef, MAX_DIES, MAX_SECTIONS, MAX_SECTIONS_PER_DIE,
+};
+use core::cell::UnsafeCell;
+use core::ffi::c_void;
+use core::sync::atomic::{AtomicU64, AtomicU8, AtomicUsize, Ordering};
+
+/// Number of entries of the address-to-section lookup table.
+pub const LUT_ENTRIES: usize = 8192;
+
+/// Marks a lookup table entry outside every die, and a section without a pair.
+const NONE: u16 = u16::MAX;
+
+/// Marks a section that is not masked, in `Section::masked_since`.
+const NOT_MASKED: u64 = u64::MAX;
+
+/// Callback of a DDR controller driver: receives the register value for the die's mode.
+///
+/// It is called with the PASR lock held and interrupts off: it must not sleep, allocate, or
+/// call back into PASR.
+pub type MaskFn = unsafe extern "C" fn(value: u64, cookie: *mut c_void);
+
+/// What the map needs from its environment.
+pub trait Env: Sync {
+    /// Runs `f` under the mask lock, with interrupts off in the kernel.
+    fn with_lock<R>(&self, f: impl FnOnce() -> R) -> R;
+
+    /// A monotonic clock, in nanoseconds, usable in any context.
+    fn now_ns(&self) -> u64 {
+        0
+    }
+
+    /// A die's register value changed. Called with the lock held.
+    fn mask_changed(&self, _die: usize, _old: u64, _new: u64) {}
+
+    /// A section changed its free or masked state. Called with the lock held.
+    fn section_changed(&self, _section: usize, _free: bool, _masked: bool) {}
+
+    /// A caller broke the accounting; PASR is now disabled. Called once.
+    fn violation(&self, _section: usize, _kind: Violation, _free: u64, _delta: u64) {}
+}
+
+/// How a caller broke the accounting.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Violation {
+    /// `put` would make a section more than entirely free.
+    Overflow = 1,
+    /// `get` would take more than is free.
+    Underflow = 2,
+}
+
+/// Whether the map accounts.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum State {
+    /// No layout: calls are ignored.
+    Off = 0,
+    /// Accounting and masking.
+    On = 1,
+    /// Disabled after an accounting violation: every mask is clear.
+    Failed = 2,
+}
+
+/// Why a callback registration was refused.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum RegisterError {
+    /// No die starts at that address.
+    NoSuchDie,
+}
+
+/// A bank or segment of a die.
+pub struct Section {
+    start: u64,
+    size: u64,
+    die: u8,
+    bit: u8,
+    pair: u16,
+    free: AtomicU64,
+    puts: AtomicU64,
+    gets: AtomicU64,
+    transitions: AtomicU64,
+    masked_ns: AtomicU64,
+    masked_since: AtomicU64,
+}
+
+impl Section {
+    const EMPTY: Section = Section {
+        start: 0,
+        size: 0,
+        die: 0,
+        bit: 0,
+        pair: NONE,
+        free: AtomicU64::new(0),
+        puts: AtomicU64::new(0),
+        gets: AtomicU64::new(0),
+        transitions: AtomicU64::new(0),
+        masked_ns: AtomicU64::new(0),
+        masked_since: AtomicU64::new(NOT_MASKED),
+    };
+
+    fn end(&self) -> u64 {
+        self.start + self.size
+    }
+
+    fn is_free(&self) -> bool {
+        self.free.load(Ordering::Acquire) == self.size
+    }
+}
+
+/// A snapshot of one section, for tests and debugfs.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct SectionInfo {
+    /// First byte.
+    pub start: u64,
+    /// Size in bytes.
+    pub size: u64,
+    /// Index of the die.
+    pub die: usize,
+    /// Bit of the section in its die's mask.
+    pub bit: u32,
+    /// Index of the paired section.
+    pub pair: Option<usize>,
+    /// Bytes counted free.
+    pub free: u64,
+    /// Whether refresh is masked.
+    pub masked: bool,
+    /// `put` calls that reached this section.
+    pub puts: u64,
+    /// `get` calls that reached this section.
+    pub gets: u64,
+    /// Changes between masked and refreshed.
+    pub transitions: u64,
+    /// Time spent masked, in nanoseconds.
+    pub masked_ns: u64,
+}
+
+/// One die of the map.
+#[derive(Clone, Copy)]
+struct Die {
+    base: u64,
+    size: u64,
+    first: u16,
+    nsect: u8,
+    mode: Mode,
+}
+
+impl Die {
+    const EMPTY: Die = Die {
+        base: 0,
+        size: 0,
+        first: 0,
+        nsect: 0,
+        mode: Mode::Bank,
+    };
+}
+
+/// A snapshot of one die, for tests and debugfs.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct DieInfo {
+    /// Physical base.
+    pub base: u64,
+    /// Size in bytes.
+    pub size: u64,
+    /// Index of its first section.
+    pub first_section: usize,
+    /// Number of sections.
+    pub sections: usize,
+    /// PASR mode.
+    pub mode: Mode,
+    /// Sections whose refresh is masked (bit `i` for section `i` of the die).
+    pub mask: u64,
+    /// The register value handed to the controller.
+    pub value: u64,
+    /// Whether a controller callback is registered.
+    pub has_callback: bool,
+}
+
+#[derive(Clone, Copy)]
+struct Callback {
+    f: MaskFn,
+    cookie: *mut c_void,
+}
+
+/// State written only under the lock.
+struct Locked {
+    /// Per die: sections that are free and whose pair is free.
+    maskable: [u64; MAX_DIES],
+    /// Per die: sections masked, a legal subset of `maskable` for the die's mode.
+    mask: [u64; MAX_DIES],
+    /// Per die: the register value for the mode.
+    value: [u64; MAX_DIES],
+    callback: [Option<Callback>; MAX_DIES],
+}
+
+/// The PASR map.
+///
+/// # Invariants
+///
+/// - The layout fields (`dies`, `sections` apart from their atomics, `lut*`) are only written
+///   by [`Map::configure`] and [`Map::reset`], which take `&mut self`; they are read-only
+///   whenever the map is shared.
+/// - `sections[..nsections]` are sorted by address, do not overlap, and each lies inside
+///   `dies[section.die]`; every lookup table entry is [`NONE`] or the index of the section that
+///   contains the whole granule.
+/// - For every section, `0 <= free <= size` at all times.
+/// - `locked` is only accessed with the [`Env`] lock held.
+pub struct Map<E: Env> {
+    env: E,
+    state: AtomicU8,
+    dies: [Die; MAX_DIES],
+    ndies: usize,
+    sections: [Section; MAX_SECTIONS],
+    nsections: usize,
+    lut: [u16; LUT_ENTRIES],
+    lut_base: u64,
+    lut_shift: u32,
+    lut_len: usize,
+    published: [AtomicU64; MAX_DIES],
+    locked: UnsafeCell<Locked>,
+    out_of_map_calls: AtomicU64,
+    out_of_map_bytes: AtomicU64,
+    mask_updates: AtomicU64,
+    failed_section: AtomicUsize,
+    failed_kind: AtomicU8,
+}
+
+// SAFETY: The only fields that are not `Sync` by themselves are in `locked`, which is only
+// accessed with the environment's lock held; the callback cookies it holds are only handed back
+// to their callbacks, whose registrants guarantee they may be called from any CPU.
+unsafe impl<E: Env> Sync for Map<E> {}
+
+// SAFETY: As above: nothing in the map is tied to the thread that built it.
+unsafe impl<E: Env + Send> Send for Map<E> {}
+
+#[allow(clippy::declare_interior_mutable_const)]
+const ZERO: AtomicU64 = AtomicU64::new(0);
+
+impl<E: Env> Map<E> {
+    /// An empty map, in the [`State::Off`] state.
+    pub const fn new(env: E) -> Self {
+        Self {
+            env,
+            state: AtomicU8::new(State::Off as u8),
+            dies: [Die::EMPTY; MAX_DIES],
+            ndies: 0,
+            sections: [Section::EMPTY; MAX_SECTIONS],
+            nsections: 0,
+            lut: [NONE; LUT_ENTRIES],
+            lut_base: 0,
+            lut_shift: 0,
+            lut_len: 0,
+            published: [ZERO; MAX_DIES],
+            locked: UnsafeCell::new(Locked {
+                maskable: [0; MAX_DIES],
+                mask: [0; MAX_DIES],
+                value: [0; MAX_DIES],
+                callback: [None; MAX_DIES],
+            }),
+            out_of_map_calls: AtomicU64::new(0),
+            out_of_map_bytes: AtomicU64::new(0),
+            mask_updates: AtomicU64::new(0),
+            failed_section: AtomicUsize::new(usize::MAX),
+            failed_kind: AtomicU8::new(0),
+        }
+    }
+
+    /// The environment.
+    pub fn env(&self) -> &E {
+        &self.env
+    }
+
+    /// Forgets the layout, the counters and the callbacks: back to [`State::Off`].
+    pub fn reset(&mut self) {
+        self.state = AtomicU8::new(State::Off as u8);
+        self.dies = [Die::EMPTY; MAX_DIES];
+        self.ndies = 0;
+        for s in self.sections.iter_mut() {
+            *s = Section::EMPTY;
+        }
+        self.nsections = 0;
+        self.lut = [NONE; LUT_ENTRIES];
+        self.lut_base = 0;
+        self.lut_shift = 0;
+        self.lut_len = 0;
+        for p in self.published.iter_mut() {
+            *p = AtomicU64::new(0);
+        }
+        *self.locked.get_mut() = Locked {
+            maskable: [0; MAX_DIES],
+            mask: [0; MAX_DIES],
+            value: [0; MAX_DIES],
+            callback: [None; MAX_DIES],
+        };
+        self.out_of_map_calls = AtomicU64::new(0);
+        self.out_of_map_bytes = AtomicU64::new(0);
+        self.mask_updates = AtomicU64::new(0);
+        self.failed_section = AtomicUsize::new(usize::MAX);
+        self.failed_kind = AtomicU8::new(0);
+    }
+
+    /// Validates `layout` and builds the map from it, with every section counted used.
+    ///
+    /// `min_section` is the size of a max-order buddy block: the hot path accounts whole
+    /// blocks, so a section must hold whole blocks. On error the map is left empty and
+    /// [`State::Off`].
+    pub fn configure(&mut self, layout: &Layout, min_section: u64) -> Result<(), LayoutError> {
+        self.reset();
+        let r = self.build(layout, min_section);
+        match r {
+            Ok(()) => self.state = AtomicU8::new(State::On as u8),
+            Err(_) => self.reset(),
+        }
+        r
+    }
+
+    fn build(&mut self, layout: &Layout, min_section: u64) -> Result<(), LayoutError> {
+        let dies = layout.dies();
+        if dies.is_empty() {
+            return Err(LayoutError {
+                param: ParamRef::Layout,
+                kind: ErrorKind::NoDies,
+            });
+        }
+        let die_err = |i: usize, kind| LayoutError {
+            param: ParamRef::Die(i),
+            kind,
+        };
+
+        // Per-die checks, and the order of the dies by address.
+        let mut order = [0usize; MAX_DIES];
+        let mut total: usize = 0;
+        for (i, d) in dies.iter().enumerate() {
+            if d.size == 0 {
+                return Err(die_err(i, ErrorKind::ZeroSize));
+            }
+            if d.sections == 0
+                || d.sections > MAX_SECTIONS_PER_DIE
+                || d.size % u64::from(d.sections) != 0
+            {
+                return Err(die_err(i, ErrorKind::BadSectionCount));
+            }
+            let sect = d.size / u64::from(d.sections);
+            if sect < min_section {
+                return Err(die_err(i, ErrorKind::SectionTooSmall));
+            }
+            if sect % min_section != 0 || d.base % sect != 0 {
+                return Err(die_err(i, ErrorKind::Misaligned));
+            }
+            if d.base.checked_add(d.size).is_none() {
+                return Err(die_err(i, ErrorKind::Overflow));
+            }
+            total += d.sections as usize;
+            if total > MAX_SECTIONS {
+                return Err(die_err(i, ErrorKind::TooManySections));
+            }
+            // Insertion sort: there are at most MAX_DIES dies.
+            let mut j = i;
+            while j > 0 && dies[order[j - 1]].base > d.base {
+                order[j] = order[j - 1];
+                j -= 1;
+            }
+            order[j] = i;
+        }
+        for w in order[..dies.len()].windows(2) {
+            let (lo, hi) = (&dies[w[0]], &dies[w[1]]);
+            if lo.base + lo.size > hi.base {
+                return Err(die_err(w[1], ErrorKind::Overlap));
+            }
+        }
+
+        // Dies and sections, by address.
+        let mut shift = 63;
+        for (di, &i) in order[..dies.len()].iter().enumerate() {
+            let d = &dies[i];
+            let sect = d.size / u64::from(d.sections);
+            self.dies[di] = Die {
+                base: d.base,
+                size: d.size,
+                first: self.nsections as u16,
+                nsect: d.sections as u8,
+                mode: d.mode,
+            };
+            for k in 0..d.sections {
+                let s = &mut self.sections[self.nsections];
+                s.start = d.base + u64::from(k) * sect;
+                s.size = sect;
+                s.die = di as u8;
+                s.bit = k as u8;
+                self.nsections += 1;
+            }
+            // Every section boundary of this die is a multiple of this power of two.
+            shift = shift.min((d.base | sect).trailing_zeros());
+        }
+        self.ndies = dies.len();
+
+        // The lookup table: one entry per granule of 2^shift bytes, each granule lies entirely
+        // inside one section or outside all of them.
+        let first = &self.dies[0];
+        let last = &self.dies[self.ndies - 1];
+        let span = (last.base + last.size - first.base) >> shift;
+        if span > LUT_ENTRIES as u64 {
+            return Err(LayoutError {
+                param: ParamRef::Layout,
+                kind: ErrorKind::SpanTooLarge,
+            });
+        }
+        self.lut_base = first.base;
+        self.lut_shift = shift;
+        self.lut_len = span as usize;
+        for (i, s) in self.sections[..self.nsections].iter().enumerate() {
+            let g0 = ((s.start - self.lut_base) >> shift) as usize;
+            let g1 = ((s.end() - self.lut_base) >> shift) as usize;
+            for e in &mut self.lut[g0..g1] {
+                *e = i as u16;
+            }
+        }
+
+        for (j, ilv) in layout.interleaves().iter().enumerate() {
+            self.pair_up(ilv.size, ilv.a, ilv.b).map_err(|kind| LayoutError {
+                param: ParamRef::Interleave(j),
+                kind,
+            })?;
+        }
+        Ok(())
+    }
+
+    /// The section that starts exactly at `addr`.
+    fn section_at(&self, addr: u64) -> Result<usize, ErrorKind> {
+        match self.lookup(addr) {
+            None => Err(ErrorKind::InterleaveOutside),
+            Some(i) if self.sections[i].start != addr => Err(ErrorKind::InterleaveMisaligned),
+            Some(i) => Ok(i),
+        }
+    }
+
+    fn pair_up(&mut self, size: u64, a: u64, b: u64) -> Result<(), ErrorKind> {
+        if size == 0 {
+            return Err(ErrorKind::ZeroSize);
+        }
+        let a_end = a.checked_add(size).ok_or(ErrorKind::Overflow)?;
+        let b_end = b.checked_add(size).ok_or(ErrorKind::Overflow)?;
+        if a == b {
+            return Err(ErrorKind::InterleaveSelfPair);
+        }
+        if a < b_end && b < a_end {
+            return Err(ErrorKind::InterleaveSelfOverlap);
+        }
+        let (mut pa, mut pb) = (a, b);
+        while pa < a_end {
+            let ia = self.section_at(pa)?;
+            let ib = self.section_at(pb)?;
+            let (sa, sb) = (&self.sections[ia], &self.sections[ib]);
+            if sa.size != sb.size {
+                return Err(ErrorKind::PairSizeMismatch);
+            }
+            if sa.end() > a_end || sb.end() > b_end {
+                return Err(ErrorKind::InterleaveMisaligned);
+            }
+            if sa.pair != NONE || sb.pair != NONE {
+                return Err(ErrorKind::PairedTwice);
+            }
+            pa = sa.end();
+            pb = sb.end();
+            self.sections[ia].pair = ib as u16;
+            self.sections[ib].pair = ia as u16;
+        }
+        Ok(())
+    }
+
+    /// The current state.
+    pub fn state(&self) -> State {
+        match self.state.load(Ordering::Acquire) {
+            1 => State::On,
+            2 => State::Failed,
+            _ => State::Off,
+        }
+    }
+
+    /// The index of the section that holds `addr`, in constant time.
+    #[inline]
+    pub fn lookup(&self, addr: u64) -> Option<usize> {
+        let g = addr.checked_sub(self.lut_base)? >> self.lut_shift;
+        match self.lut.get(..self.lut_len)?.get(usize::try_from(g).ok()?) {
+            Some(&i) if i != NONE => Some(usize::from(i)),
+            _ => None,
+        }
+    }
+
+    /// The first address after `addr` that may be in a section, for skipping holes.
+    fn next_candidate(&self, addr: u64) -> u64 {
+        if addr < self.lut_base {
+            return self.lut_base;
+        }
+        let g = ((addr - self.lut_base) >> self.lut_shift) + 1;
+        if g >= self.lut_len as u64 {
+            return u64::MAX;
+        }
+        self.lut_base + (g << self.lut_shift)
+    }
+
+    /// Marks `[addr, addr + size)` free.
+    #[inline]
+    pub fn put(&self, addr: u64, size: u64) {
+        self.update(addr, size, true)
+    }
+
+    /// Marks `[addr, addr + size)` used.
+    #[inline]
+    pub fn get(&self, addr: u64, size: u64) {
+        self.update(addr, size, false)
+    }
+
+    fn update(&self, addr: u64, size: u64, free: bool) {
+        if self.state.load(Ordering::Relaxed) != State::On as u8 || size == 0 {
+            return;
+        }
+        let end = addr.saturating_add(size);
+        let mut pos = addr;
+        let mut outside = 0;
+        while pos < end {
+            let next = match self.lookup(pos) {
+                Some(i) => {
+                    let next = end.min(self.sections[i].end());
+                    if !self.account(i, next - pos, free) {
+                        return;
+                    }
+                    next
+                }
+                None => {
+                    let next = end.min(self.next_candidate(pos));
+                    outside += next - pos;
+                    next
+                }
+            };
+            pos = next;
+        }
+        if outside != 0 {
+            self.out_of_map_calls.fetch_add(1, Ordering::Relaxed);
+            self.out_of_map_bytes.fetch_add(outside, Ordering::Relaxed);
+        }
+    }
+
+    /// Accounts `bytes` of section `i`; returns false if PASR had to be disabled.
+    #[inline]
+    fn account(&self, i: usize, bytes: u64, free: bool) -> bool {
+        let s = &self.sections[i];
+        let r = if free {
+            s.puts.fetch_add(1, Ordering::Relaxed);
+            s.free.fetch_update(Ordering::AcqRel, Ordering::Acquire, |v| {
+                v.checked_add(bytes).filter(|&n| n <= s.size)
+            })
+        } else {
+            s.gets.fetch_add(1, Ordering::Relaxed);
+            s.free
+                .fetch_update(Ordering::AcqRel, Ordering::Acquire, |v| v.checked_sub(bytes))
+        };
+        match r {
+            // Only a change between "entirely free" and not can change a mask.
+            Ok(old) if (free && old + bytes == s.size) || (!free && old == s.size) => {
+                self.refresh(i);
+                true
+            }
+            Ok(_) => true,
+            Err(old) => {
+                let kind = if free {
+                    Violation::Overflow
+                } else {
+                    Violation::Underflow
+                };
+                self.fail(i, kind, old, bytes);
+                false
+            }
+        }
+    }
+
+    /// Recomputes the masks that depend on section `i`, under the lock.
+    fn refresh(&self, i: usize) {
+        self.env.with_lock(|| {
+            // SAFETY: The lock is held.
+            let locked = unsafe { &mut *self.locked.get() };
+            if self.state.load(Ordering::Relaxed) != State::On as u8 {
+                return;
+            }
+            let s = &self.sections[i];
+            let d = usize::from(s.die);
+            self.set_maskable(locked, i);
+            let mut changed = if s.pair != NONE {
+                let p = usize::from(s.pair);
+                self.set_maskable(locked, p);
+                let pd = usize::from(self.sections[p].die);
+                if pd != d {
+                    self.apply(locked, pd);
+                }
+                self.apply(locked, d)
+            } else {
+                self.apply(locked, d)
+            };
+            // Section `i` changed its free state; report it unless its mask bit changed too,
+            // which `set_mask` reported already.
+            changed &= 1 << s.bit;
+            if changed == 0 {
+                let masked = locked.mask[d] & (1 << s.bit) != 0;
+                self.env.section_changed(i, s.is_free(), masked);
+            }
+        })
+    }
+
+    /// Updates the maskable bit of section `i`. Lock held.
+    fn set_maskable(&self, locked: &mut Locked, i: usize) {
+        let s = &self.sections[i];
+        let free = s.is_free();
+        let ok = free && (s.pair == NONE || self.sections[usize::from(s.pair)].is_free());
+        let bit = 1u64 << s.bit;
+        let m = &mut locked.maskable[usize::from(s.die)];
+        *m = if ok { *m | bit } else { *m & !bit };
+    }
+
+    /// Derives die `d`'s mask and register value from its maskable sections, and hands a new
+    /// value to the controller. Returns the mask bits that changed. Lock held.
+    fn apply(&self, locked: &mut Locked, d: usize) -> u64 {
+        let die = &self.dies[d];
+        let (mask, value) = legal_mask(die.mode, u32::from(die.nsect), locked.maskable[d]);
+        self.set_mask(locked, d, mask, value)
+    }
+
+    /// Installs a mask and value for die `d`. Returns the mask bits that changed. Lock held.
+    fn set_mask(&self, locked: &mut Locked, d: usize, mask: u64, value: u64) -> u64 {
+        let old_mask = locked.mask[d];
+        let old_value = locked.value[d];
+        if old_mask == mask && old_value == value {
+            return 0;
+        }
+        let now = self.env.now_ns();
+        let die = &self.dies[d];
+        let mut changed = old_mask ^ mask;
+        while changed != 0 {
+            let bit = changed.trailing_zeros();
+            changed &= changed - 1;
+            let i = usize::from(die.first) + bit as usize;
+            let s = &self.sections[i];
+            s.transitions.fetch_add(1, Ordering::Relaxed);
+            if mask & (1 << bit) != 0 {
+                s.masked_since.store(now, Ordering::Relaxed);
+            } else {
+                let since = s.masked_since.swap(NOT_MASKED, Ordering::Relaxed);
+                if since != NOT_MASKED {
+                    s.masked_ns
+                        .fetch_add(now.saturating_sub(since), Ordering::Relaxed);
+                }
+            }
+            self.env.section_changed(i, s.is_free(), mask & (1 << bit) != 0);
+        }
+        locked.mask[d] = mask;
+        locked.value[d] = value;
+        self.published[d].store(mask, Ordering::Release);
+        self.mask_updates.fetch_add(1, Ordering::Relaxed);
+        if old_value != value {
+            self.env.mask_changed(d, old_value, value);
+            if let Some(cb) = locked.callback[d] {
+                // SAFETY: The registrant guarantees that `f` may be called with `cookie`, in
+                // atomic context, until it unregisters, which takes this lock.
+                unsafe { (cb.f)(value, cb.cookie) };
+            }
+        }
+        old_mask ^ mask
+    }
+
+    /// Disables PASR after an accounting violation: every die goes back to full refresh.
+    fn fail(&self, i: usize, kind: Violation, free: u64, delta: u64) {
+        if self
+            .state
+            .compare_exchange(
+                State::On as u8,
+                State::Failed as u8,
+                Ordering::AcqRel,
+                Ordering::Relaxed,
+            )
+            .is_err()
+        {
+            return;
+        }
+        self.failed_section.store(i, Ordering::Relaxed);
+        self.failed_kind.store(kind as u8, Ordering::Relaxed);
+        self.env.violation(i, kind, free, delta);
+        self.clear_all();
+    }
+
+    /// Puts every die back to full refresh. Used when PASR is disabled.
+    fn clear_all(&self) {
+        self.env.with_lock(|| {
+            // SAFETY: The lock is held.
+            let locked = unsafe { &mut *self.locked.get() };
+            for d in 0..self.ndies {
+                locked.maskable[d] = 0;
+                self.set_mask(locked, d, 0, 0);
+            }
+        })
+    }
+
+    /// Disables PASR for good (for example on `pasr=off` after the layout was built):
+    /// everything is refreshed and further calls are ignored.
+    pub fn disable(&self) {
+        if self.state.swap(State::Off as u8, Ordering::AcqRel) == State::On as u8 {
+            self.clear_all();
+        }
+    }
+
+    /// The section and kind of the violation that disabled PASR, if any.
+    pub fn failure(&self) -> Option<(usize, Violation)> {
+        let kind = match self.failed_kind.load(Ordering::Relaxed) {
+            1 => Violation::Overflow,
+            2 => Violation::Underflow,
+            _ => return None,
+        };
+        Some((self.failed_section.load(Ordering::Relaxed), kind))
+    }
+
+    /// Registers the controller callback of the die that starts at `die_base`, and applies the
+    /// current register value at once.
+    ///
+    /// # Safety
+    ///
+    /// `f` must be callable with `cookie` from any CPU, in atomic context, until
+    /// [`Map::unregister`] returns for this die.
+    pub unsafe fn register(
+        &self,
+        die_base: u64,
+        f: MaskFn,
+        cookie: *mut c_void,
+    ) -> Result<(), RegisterError> {
+        let d = self.die_index(die_base).ok_or(RegisterError::NoSuchDie)?;
+        self.env.with_lock(|| {
+            // SAFETY: The lock is held.
+            let locked = unsafe { &mut *self.locked.get() };
+            locked.callback[d] = Some(Callback { f, cookie });
+            // SAFETY: The caller guarantees `f` may be called with `cookie`.
+            unsafe { f(locked.value[d], cookie) };
+        });
+        Ok(())
+    }
+
+    /// Removes the callback of the die that starts at `die_base`.
+    pub fn unregister(&self, die_base: u64) -> Result<(), RegisterError> {
+        let d = self.die_index(die_base).ok_or(RegisterError::NoSuchDie)?;
+        self.env.with_lock(|| {
+            // SAFETY: The lock is held.
+            let locked = unsafe { &mut *self.locked.get() };
+            locked.callback[d] = None;
+        });
+        Ok(())
+    }
+
+    fn die_index(&self, base: u64) -> Option<usize> {
+        self.dies[..self.ndies].iter().position(|d| d.base == base)
+    }
+
+    /// Number of dies.
+    pub fn die_count(&self) -> usize {
+        self.ndies
+    }
+
+    /// Number of sections.
+    pub fn section_count(&self) -> usize {
+        self.nsections
+    }
+
+    /// The mask of die `d`, without taking the lock.
+    pub fn mask(&self, d: usize) -> u64 {
+        self.published.get(d).map_or(0, |m| m.load(Ordering::Acquire))
+    }
+
+    /// Bytes counted free in section `i`.
+    pub fn free(&self, i: usize) -> u64 {
+        self.sections[..self.nsections]
+            .get(i)
+            .map_or(0, |s| s.free.load(Ordering::Acquire))
+    }
+
+    /// A snapshot of section `i`.
+    pub fn section(&self, i: usize) -> Option<SectionInfo> {
+        let s = self.sections[..self.nsections].get(i)?;
+        let masked = self.mask(usize::from(s.die)) & (1 << s.bit) != 0;
+        let since = s.masked_since.load(Ordering::Relaxed);
+        let running = if since == NOT_MASKED {
+            0
+        } else {
+            self.env.now_ns().saturating_sub(since)
+        };
+        Some(SectionInfo {
+            start: s.start,
+            size: s.size,
+            die: usize::from(s.die),
+            bit: u32::from(s.bit),
+            pair: (s.pair != NONE).then_some(usize::from(s.pair)),
+            free: s.free.load(Ordering::Acquire),
+            masked,
+            puts: s.puts.load(Ordering::Relaxed),
+            gets: s.gets.load(Ordering::Relaxed),
+            transitions: s.transitions.load(Ordering::Relaxed),
+            masked_ns: s.masked_ns.load(Ordering::Relaxed) + running,
+        })
+    }
+
+    /// A snapshot of die `d`, taken under the lock.
+    pub fn die(&self, d: usize) -> Option<DieInfo> {
+        let die = *self.dies[..self.ndies].get(d)?;
+        let (mask, value, has_callback) = self.env.with_lock(|| {
+            // SAFETY: The lock is held.
+            let locked = unsafe { &*self.locked.get() };
+            (
+                locked.mask[d],
+                locked.value[d],
+                locked.callback[d].is_some(),
+            )
+        });
+        Some(DieInfo {
+            base: die.base,
+            size: die.size,
+            first_section: usize::from(die.first),
+            sections: usize::from(die.nsect),
+            mode: die.mode,
+            mask,
+            value,
+            has_callback,
+        })
+    }
+
+    /// Calls and bytes that fell outside every die.
+    pub fn out_of_map(&self) -> (u64, u64) {
+        (
+            self.out_of_map_calls.load(Ordering::Relaxed),
+            self.out_of_map_bytes.load(Ordering::Relaxed),
+        )
+    }
+
+    /// Number of mask changes so far.
+    pub fn mask_updates(&self) -> u64 {
+        self.mask_updates.load(Ordering::Relaxed)
+    }
+
+    /// Bytes covered by dies, counted free, and masked.
+    pub fn totals(&self) -> (u64, u64, u64) {
+        let mut covered = 0;
+        let mut free = 0;
+        let mut masked = 0;
+        for s in &self.sections[..self.nsections] {
+            covered += s.size;
+            free += s.free.load(Ordering::Relaxed);
+            if self.mask(usize::from(s.die)) & (1 << s.bit) != 0 {
+                masked += s.size;
+            }
+        }
+        (covered, free, masked)
+    }
+}
+
+/// The largest legal mask for `mode` within `maskable`, and its register value.
+///
+/// Bank- and segment-selective dies take any mask; the value is the mask. Single- and
+/// double-ended dies keep 1/1, 1/2, 1/4 or 1/8 of the die refreshed; the value holds the
+/// refreshed fraction as `log2(denominator)` in bits 0-1 (0: all refreshed) and, for a region
+/// masked from the bottom of a double-ended die, bit 2.
+pub fn legal_mask(mode: Mode, nsect: u32, maskable: u64) -> (u64, u64) {
+    let all = if nsect >= 64 {
+        u64::MAX
+    } else {
+        (1u64 << nsect) - 1
+    };
+    let maskable = maskable & all;
+    match mode {
+        Mode::Bank | Mode::Segment => (maskable, maskable),
+        Mode::SingleEnded | Mode::DoubleEnded => {
+            // Refreshed fraction 1/2^k: the masked part is the top (or bottom) nsect - nsect/2^k.
+            for k in (1..=3u32).rev() {
+                let denom = 1u32 << k;
+                if nsect % denom != 0 {
+                    continue;
+                }
+                let kept = nsect / denom;
+                let top = all & !((1u64 << kept) - 1);
+                if maskable & top == top {
+                    return (top, u64::from(k));
+                }
+                let bottom = all >> kept;
+                if mode == Mode::DoubleEnded && maskable & bottom == bottom {
+                    return (bottom, u64::from(k) | 4);
+                }
+            }
+            (0, 0)
+        }
+    }
+}

@@ -1,0 +1,222 @@
+// SPDX-License-Identifier: GPL-2.0
+
+//! Accounting, masks, pairs, callbacks, modes and failure handling.
+
+mod common;
+
+use common::*;
+use pasr_host::layout::Mode;
+use pasr_host::map::{legal_mask, RegisterError, State};
+use std::ffi::c_void;
+use std::sync::Mutex;
+
+const TWO: [&str; 2] = ["512M@0x40000000", "512M@0x60000000"];
+const S: u64 = 64 * MIB;
+
+#[test]
+fn lookup_at_every_section_edge() {
+    let m = map_of(&["512M@0x40000000", "256M@0x80000000,sections=4"], &[]);
+    for i in 0..m.section_count() {
+        let s = m.section(i).unwrap();
+        assert_eq!(m.lookup(s.start), Some(i));
+        assert_eq!(m.lookup(s.start + s.size - 1), Some(i));
+    }
+    assert_eq!(m.lookup(0x4000_0000 - 1), None);
+    assert_eq!(m.lookup(0x6000_0000), None);
+    assert_eq!(m.lookup(0x8000_0000 - 1), None);
+    assert_eq!(m.lookup(0x9000_0000), None);
+    assert_eq!(m.lookup(0), None);
+    assert_eq!(m.lookup(u64::MAX), None);
+}
+
+#[test]
+fn counters_start_used_and_follow_puts_and_gets() {
+    let m = map_of(&TWO, &[]);
+    assert_eq!(m.totals(), (1 << 30, 0, 0));
+    m.put(0x4000_0000, BLOCK);
+    assert_eq!(m.free(0), BLOCK);
+    assert_eq!(m.mask(0), 0);
+    m.put(0x4000_0000 + BLOCK, S - BLOCK);
+    assert_eq!(m.mask(0), 1);
+    m.get(0x4000_0000 + 8 * BLOCK, BLOCK);
+    assert_eq!(m.mask(0), 0);
+    assert_eq!(m.free(0), S - BLOCK);
+}
+
+#[test]
+fn ranges_span_sections_and_dies_and_skip_holes() {
+    let m = map_of(&["512M@0x40000000", "512M@0x80000000"], &[]);
+    // From the last section of die 0, across the 512M hole, into die 1.
+    m.put(0x4000_0000 + 7 * S, S + 512 * MIB + S);
+    assert_eq!(m.mask(0), 0x80);
+    assert_eq!(m.mask(1), 0x01);
+    assert_eq!(m.out_of_map(), (1, 512 * MIB));
+    m.get(0x4000_0000 + 8 * S - BLOCK, 2 * BLOCK);
+    assert_eq!(m.mask(0), 0);
+    assert_eq!(m.mask(1), 0x01);
+    assert_eq!(m.free(8), S);
+    // The second block of that get fell into the hole.
+    assert_eq!(m.out_of_map(), (2, 512 * MIB + BLOCK));
+    // Entirely outside: ignored but counted.
+    m.put(0x1000_0000, BLOCK);
+    assert_eq!(m.out_of_map(), (3, 512 * MIB + 2 * BLOCK));
+    assert_eq!(m.totals(), (1 << 30, 2 * S - BLOCK, S));
+}
+
+#[test]
+fn pairs_mask_only_together() {
+    let m = map_of(&TWO, &["128M@0x40000000:0x60000000"]);
+    assert_eq!(m.section(0).unwrap().pair, Some(8));
+    assert_eq!(m.section(9).unwrap().pair, Some(1));
+    // A then B.
+    m.put(0x4000_0000, S);
+    assert_eq!((m.mask(0), m.mask(1)), (0, 0));
+    m.put(0x6000_0000, S);
+    assert_eq!((m.mask(0), m.mask(1)), (1, 1));
+    // A used again unmasks both.
+    m.get(0x4000_0000, BLOCK);
+    assert_eq!((m.mask(0), m.mask(1)), (0, 0));
+    // B then A, on the second pair.
+    m.put(0x6000_0000 + S, S);
+    assert_eq!((m.mask(0), m.mask(1)), (0, 0));
+    m.put(0x4000_0000 + S, S);
+    assert_eq!((m.mask(0), m.mask(1)), (2, 2));
+    // B used again unmasks both; unpaired sections are independent.
+    m.get(0x6000_0000 + S + BLOCK, BLOCK);
+    assert_eq!((m.mask(0), m.mask(1)), (0, 0));
+    m.put(0x4000_0000 + 2 * S, S);
+    assert_eq!((m.mask(0), m.mask(1)), (4, 0));
+}
+
+static CALLS: Mutex<Vec<(u64, usize)>> = Mutex::new(Vec::new());
+
+unsafe extern "C" fn record(value: u64, cookie: *mut c_void) {
+    CALLS.lock().unwrap().push((value, cookie as usize));
+}
+
+#[test]
+fn callbacks_get_each_new_value_once() {
+    let m = map_of(&TWO, &[]);
+    m.put(0x6000_0000 + 3 * S, S);
+    CALLS.lock().unwrap().clear();
+    // SAFETY: `record` may be called from anywhere with any cookie.
+    unsafe { m.register(0x6000_0000, record, 7 as *mut c_void) }.unwrap();
+    // SAFETY: As above.
+    let bad = unsafe { m.register(0x6000_0001, record, std::ptr::null_mut()) };
+    assert_eq!(bad, Err(RegisterError::NoSuchDie));
+    assert_eq!(*CALLS.lock().unwrap(), [(0x08, 7)]);
+    m.put(0x6000_0000 + 4 * S, S);
+    m.put(0x4000_0000, S); // Die 0: no callback.
+    m.get(0x6000_0000 + 3 * S, BLOCK);
+    m.put(0x6000_0000 + 3 * S, BLOCK / 2); // No change: no call.
+    assert_eq!(*CALLS.lock().unwrap(), [(0x08, 7), (0x18, 7), (0x10, 7)]);
+    m.unregister(0x6000_0000).unwrap();
+    m.put(0x6000_0000 + 3 * S + BLOCK / 2, BLOCK / 2);
+    assert_eq!(CALLS.lock().unwrap().len(), 3);
+    assert_eq!(m.mask(1), 0x18);
+    assert_eq!(m.unregister(0x1234), Err(RegisterError::NoSuchDie));
+}
+
+#[test]
+fn overflow_disables_and_clears_everything() {
+    let m = map_of(&TWO, &[]);
+    m.put(0x4000_0000, S);
+    m.put(0x6000_0000, S);
+    assert_eq!((m.mask(0), m.mask(1)), (1, 1));
+    m.put(0x4000_0000, BLOCK);
+    assert_eq!(m.state(), State::Failed);
+    assert_eq!((m.mask(0), m.mask(1)), (0, 0));
+    assert_eq!(m.free(0), S, "the counter must not pass the section size");
+    assert_eq!(*m.env().violations.lock().unwrap(), [0]);
+    // Ignored from now on.
+    m.put(0x4000_0000 + S, S);
+    assert_eq!((m.free(1), m.mask(0)), (0, 0));
+}
+
+#[test]
+fn underflow_disables_and_never_goes_below_zero() {
+    let m = map_of(&TWO, &[]);
+    m.put(0x6000_0000, S);
+    m.get(0x4000_0000, BLOCK);
+    assert_eq!(m.state(), State::Failed);
+    assert_eq!(m.free(0), 0);
+    assert_eq!(m.mask(1), 0);
+    assert_eq!(*m.env().violations.lock().unwrap(), [0]);
+    m.get(0x4000_0000, BLOCK);
+    assert_eq!(m.env().violations.lock().unwrap().len(), 1, "warns once");
+}
+
+#[test]
+fn disabled_map_ignores_calls() {
+    let m = new_map();
+    m.put(0x4000_0000, S);
+    assert_eq!(m.state(), State::Off);
+    assert_eq!(m.out_of_map(), (0, 0));
+    let m = map_of(&TWO, &[]);
+    m.put(0x4000_0000, S);
+    m.disable();
+    assert_eq!((m.state(), m.mask(0)), (State::Off, 0));
+    m.put(0x4000_0000 + S, S);
+    assert_eq!(m.free(1), 0);
+}
+
+#[test]
+fn mode_masks() {
+    // Bank and segment: anything goes.
+    assert_eq!(legal_mask(Mode::Bank, 8, 0b1010_0101), (0xa5, 0xa5));
+    assert_eq!(legal_mask(Mode::Segment, 8, 0x1ff), (0xff, 0xff));
+    // Single-ended, from the top only.
+    assert_eq!(legal_mask(Mode::SingleEnded, 8, 0xff), (0xfe, 3));
+    assert_eq!(legal_mask(Mode::SingleEnded, 8, 0xfd), (0xfc, 2));
+    assert_eq!(legal_mask(Mode::SingleEnded, 8, 0xf0), (0xf0, 1));
+    assert_eq!(legal_mask(Mode::SingleEnded, 8, 0x7f), (0, 0));
+    assert_eq!(legal_mask(Mode::SingleEnded, 8, 0x0f), (0, 0));
+    // Double-ended, from either end; the top wins a tie.
+    assert_eq!(legal_mask(Mode::DoubleEnded, 8, 0x7f), (0x7f, 3 | 4));
+    assert_eq!(legal_mask(Mode::DoubleEnded, 8, 0x3f), (0x3f, 2 | 4));
+    assert_eq!(legal_mask(Mode::DoubleEnded, 8, 0xff), (0xfe, 3));
+    assert_eq!(legal_mask(Mode::DoubleEnded, 8, 0x3c), (0, 0));
+    // Dies with fewer sections offer fewer fractions.
+    assert_eq!(legal_mask(Mode::SingleEnded, 4, 0xf), (0xe, 2));
+    assert_eq!(legal_mask(Mode::SingleEnded, 2, 0x3), (0x2, 1));
+    assert_eq!(legal_mask(Mode::SingleEnded, 1, 0x1), (0, 0));
+    assert_eq!(legal_mask(Mode::DoubleEnded, 6, 0x3f), (0x38, 1));
+}
+
+#[test]
+fn single_ended_die_masks_from_the_top() {
+    let m = map_of(&["512M@0x40000000,mode=single"], &[]);
+    m.put(0x4000_0000 + 4 * S, 3 * S);
+    assert_eq!(m.die(0).unwrap().mask, 0);
+    m.put(0x4000_0000 + 7 * S, S);
+    assert_eq!((m.die(0).unwrap().mask, m.die(0).unwrap().value), (0xf0, 1));
+    m.put(0x4000_0000 + S, 3 * S);
+    assert_eq!((m.die(0).unwrap().mask, m.die(0).unwrap().value), (0xfe, 3));
+    m.get(0x4000_0000 + 5 * S, BLOCK);
+    assert_eq!((m.die(0).unwrap().mask, m.die(0).unwrap().value), (0, 0));
+    assert!(!m.section(5).unwrap().masked);
+}
+
+#[test]
+fn statistics_follow_transitions() {
+    let m = map_of(&TWO, &[]);
+    for _ in 0..3 {
+        m.put(0x4000_0000, S);
+        m.get(0x4000_0000, BLOCK);
+        m.put(0x4000_0000, BLOCK);
+        m.get(0x4000_0000, S);
+    }
+    let s = m.section(0).unwrap();
+    assert_eq!((s.puts, s.gets, s.transitions), (6, 6, 12));
+    assert_eq!(m.mask_updates(), 12);
+    assert_eq!(m.env().events.lock().unwrap().len(), 12);
+}
+
+#[test]
+fn reconfiguring_starts_from_scratch() {
+    let mut m = map_of(&TWO, &[]);
+    m.put(0x4000_0000, S);
+    m.configure(&layout(&["256M@0x80000000,sections=2"], &[]), BLOCK)
+        .unwrap();
+    assert_eq!((m.die_count(), m.section_count(), m.free(0), m.mask(0)), (1, 2, 0, 0));
+}
