@@ -1,0 +1,60 @@
+# PASR for Linux 6.12 in Rust: build, boot and test pipeline.
+# Everything generated goes under build/ (git-ignored). See README.md.
+# The logic lives in tools/*.sh and qemu/*.sh.
+
+QEMU_MEM ?= 1G
+QEMU_SMP ?= 2
+CMDLINE  ?= ddr_die=512M@0x40000000 ddr_die=512M@0x60000000
+KUNIT_ARGS ?= ddr_die=512M@0x40000000 ddr_die=512M@0x60000000
+export KUNIT_ARGS
+
+INITRAMFS := build/initramfs/initramfs.cpio.gz
+BUSYBOX   := build/deps/busybox-arm64/bin/busybox
+
+.PHONY: all deps tree kernel initramfs host-test kunit scenarios run shell check clean distclean
+
+all: kernel initramfs
+
+deps:
+	@tools/deps.sh
+
+tree: deps
+	@tools/tree.sh
+
+kernel: tree
+	@tools/kernel.sh
+
+# rebuilt only when one of its inputs changed (selftests/ itself: a test added or removed)
+$(INITRAMFS): qemu/mkinitramfs.sh qemu/init selftests $(wildcard selftests/*.sh) $(BUSYBOX)
+	@qemu/mkinitramfs.sh
+
+$(BUSYBOX):
+	@tools/deps.sh
+
+initramfs: $(INITRAMFS)
+
+host-test:
+	@tools/host-test.sh
+
+kunit: tree
+	@tools/kunit.sh
+
+scenarios: kernel initramfs
+	@qemu/run-scenarios.sh
+
+run: kernel initramfs
+	@qemu/boot.sh --strict --mem '$(QEMU_MEM)' --smp '$(QEMU_SMP)' --cmdline '$(CMDLINE)' \
+		--timeout 300 --log build/logs/run.log
+
+shell: kernel initramfs
+	@qemu/boot.sh --interactive --mem '$(QEMU_MEM)' --smp '$(QEMU_SMP)' --cmdline '$(CMDLINE)' \
+		--timeout 14400 --log build/logs/shell.log
+
+check:
+	@tools/check.sh
+
+clean:
+	rm -rf build/out build/results
+
+distclean:
+	rm -rf build

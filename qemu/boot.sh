@@ -1,0 +1,119 @@
+#!/bin/bash
+# Boot the PASR test kernel in QEMU (arm64 'virt') with the test initramfs.
+#
+# usage: qemu/boot.sh [--mem SIZE] [--smp N] [--cmdline 'ARGS'] [--timeout SECONDS]
+#                     [--log FILE] [--dtb FILE] [--kernel IMAGE] [--initrd FILE]
+#                     [--interactive] [--strict]
+#
+# The console goes to the terminal and to the log file. The exit status is
+# non-zero on timeout, on a kernel panic/oops/WARN/BUG or lockdep splat in the
+# log, or when the init never printed 'PASR-INIT: done' (not checked with
+# --interactive). With --strict, a 'SELFTEST: ... FAIL' line also fails.
+set -euo pipefail
+. "$(dirname "$0")/../tools/lib.sh"
+
+MEM=1G
+SMP=2
+CMDLINE=""
+TIMEOUT=300
+LOG="$LOGS/boot.log"
+DTB=""
+KERNEL="$OUT_QEMU/arch/arm64/boot/Image"
+INITRD="$INITRAMFS_DIR/initramfs.cpio.gz"
+INTERACTIVE=0
+STRICT=0
+
+while [ $# -gt 0 ]; do
+	case "$1" in
+	--mem) MEM="$2"; shift 2 ;;
+	--smp) SMP="$2"; shift 2 ;;
+	--cmdline) CMDLINE="$2"; shift 2 ;;
+	--timeout) TIMEOUT="$2"; shift 2 ;;
+	--log) LOG="$2"; shift 2 ;;
+	--dtb) DTB="$2"; shift 2 ;;
+	--kernel) KERNEL="$2"; shift 2 ;;
+	--initrd) INITRD="$2"; shift 2 ;;
+	--interactive) INTERACTIVE=1; shift ;;
+	--strict) STRICT=1; shift ;;
+	-h | --help) sed -n '2,13p' "$0"; exit 0 ;;
+	*) die "boot: unknown option $1" ;;
+	esac
+done
+
+[ -f "$KERNEL" ] || die "boot: kernel $KERNEL missing (run 'make kernel')"
+[ -f "$INITRD" ] || die "boot: initramfs $INITRD missing (run 'make initramfs')"
+
+# Memory size in MiB, handed to the guest selftests as pasr_test.mem=<MiB>.
+mem_mib() {
+	local v="$1" n
+	n="${v%[KkMmGgTt]}"
+	case "$v" in
+	*[Gg]) echo $((n * 1024)) ;;
+	*[Tt]) echo $((n * 1024 * 1024)) ;;
+	*[Kk]) echo $((n / 1024)) ;;
+	*) echo "$n" ;; # QEMU's default unit is MiB
+	esac
+}
+MEM_MIB="$(mem_mib "$MEM")"
+
+append="console=ttyAMA0 panic=-1 pasr_test.mem=$MEM_MIB pasr_test.smp=$SMP"
+[ "$INTERACTIVE" = 0 ] || append="$append pasr.shell"
+[ -z "$CMDLINE" ] || append="$append $CMDLINE"
+
+qemu=(qemu-system-aarch64 -machine virt -cpu cortex-a57 -nographic -net none -no-reboot
+	-m "$MEM" -smp "$SMP" -kernel "$KERNEL" -initrd "$INITRD" -append "$append")
+[ -z "$DTB" ] || qemu+=(-dtb "$DTB")
+
+mkdir -p "$(dirname "$LOG")"
+log "boot: ${qemu[*]}"
+set +e
+if [ "$INTERACTIVE" = 1 ]; then
+	# generous limit so a forgotten session still ends
+	timeout -k 5 "$TIMEOUT" "${qemu[@]}" 2>&1 | tee "$LOG"
+	rc=${PIPESTATUS[0]}
+else
+	timeout -k 5 "$TIMEOUT" "${qemu[@]}" </dev/null 2>&1 | tee "$LOG"
+	rc=${PIPESTATUS[0]}
+fi
+set -e
+
+status=0
+if [ "$rc" = 124 ] || [ "$rc" = 137 ]; then
+	log "boot: FAIL: QEMU timed out after ${TIMEOUT}s"
+	status=1
+elif [ "$rc" != 0 ]; then
+	log "boot: FAIL: QEMU exited with status $rc"
+	status=1
+fi
+# Kernel splats that must never appear.
+BAD_PATTERNS=(
+	'Kernel panic'
+	'Oops'
+	'WARNING:'
+	'------------\[ cut here \]------------'
+	'BUG:'
+	'kernel BUG'
+	'possible circular locking'
+	'inconsistent lock state'
+	'possible recursive locking'
+	'INFO: '
+	'Unable to handle kernel'
+	'Internal error:'
+	'rcu_preempt detected stalls|rcu: INFO'
+)
+for pat in "${BAD_PATTERNS[@]}"; do
+	if hit="$(grep -m1 -E -- "$pat" "$LOG")"; then
+		log "boot: FAIL: kernel log contains: $hit"
+		status=1
+	fi
+done
+if [ "$INTERACTIVE" = 0 ] && ! grep -q 'PASR-INIT: done' "$LOG"; then
+	log "boot: FAIL: 'PASR-INIT: done' missing from the log"
+	status=1
+fi
+if grep -q 'SELFTEST: .* FAIL' "$LOG"; then
+	log "boot: selftest failures: $(grep -c 'SELFTEST: .* FAIL' "$LOG")"
+	[ "$STRICT" = 0 ] || status=1
+fi
+[ "$status" = 0 ] && log "boot: OK (log: $LOG)"
+exit "$status"

@@ -1,0 +1,30 @@
+#!/bin/bash
+# Build build/initramfs/initramfs.cpio.gz: busybox-static (arm64) as /bin/busybox,
+# qemu/init as /init, and every selftests/*.sh as /selftests/*.sh.
+set -euo pipefail
+. "$(dirname "$0")/../tools/lib.sh"
+
+BB="$DEPS_DIR/busybox-arm64/bin/busybox"
+[ -x "$BB" ] || die "initramfs: $BB missing (run 'make deps')"
+OUT="$INITRAMFS_DIR/initramfs.cpio.gz"
+root="$INITRAMFS_DIR/root"
+
+rm -rf "$root"
+mkdir -p "$root"/{bin,sbin,usr/bin,usr/sbin,proc,sys,dev,tmp,run,etc,selftests}
+cp "$BB" "$root/bin/busybox"
+ln -s busybox "$root/bin/sh"
+cp "$REPO/qemu/init" "$root/init"
+chmod 755 "$root/init"
+for t in "$REPO"/selftests/*.sh; do
+	[ -f "$t" ] || continue
+	cp "$t" "$root/selftests/"
+	chmod 755 "$root/selftests/$(basename "$t")"
+done
+echo 'root:x:0:0:root:/:/bin/sh' >"$root/etc/passwd"
+
+# (the kernel's built-in initramfs already provides /dev/console)
+( cd "$root" && { find . -print; } | LC_ALL=C sort | cpio --quiet -o -H newc --owner=0:0 ) >"$OUT.tmp.cpio"
+gzip -9n <"$OUT.tmp.cpio" >"$OUT.tmp"
+rm -f "$OUT.tmp.cpio"
+mv "$OUT.tmp" "$OUT"
+log "initramfs: $OUT ($(stat -c %s "$OUT") bytes, $(ls "$root/selftests" | wc -l) selftest(s))"

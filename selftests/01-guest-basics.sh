@@ -1,0 +1,48 @@
+#!/bin/sh
+# Guest environment sanity: the memory the kernel reports matches what QEMU
+# was given (pasr_test.mem=<MiB>, pasr_test.smp=N, added by qemu/boot.sh),
+# and debugfs and
+# tracefs (with trace events) are mounted.
+
+arg() { # arg NAME -> value of NAME=... on the kernel command line
+	for w in $(cat /proc/cmdline); do
+		case "$w" in "$1"=*) echo "${w#*=}"; return 0 ;; esac
+	done
+	return 1
+}
+
+if mem_mib="$(arg pasr_test.mem)"; then
+	total_kib=$(awk '/^MemTotal:/ {print $2}' /proc/meminfo)
+	total_mib=$((total_kib / 1024))
+	# MemTotal excludes the kernel image and early reservations: accept 80-100%
+	if [ "$total_mib" -le "$mem_mib" ] && [ $((total_mib * 100)) -ge $((mem_mib * 80)) ]; then
+		echo "SELFTEST: memtotal PASS (MemTotal ${total_mib}MiB of ${mem_mib}MiB)"
+	else
+		echo "SELFTEST: memtotal FAIL (MemTotal ${total_mib}MiB, QEMU has ${mem_mib}MiB)"
+	fi
+else
+	echo "SELFTEST: memtotal SKIP (no pasr_test.mem= on the command line)"
+fi
+
+if grep -q ' /sys/kernel/debug debugfs ' /proc/mounts; then
+	echo "SELFTEST: debugfs PASS"
+else
+	echo "SELFTEST: debugfs FAIL (not mounted)"
+fi
+
+if [ -d /sys/kernel/tracing/events ] && [ -n "$(ls /sys/kernel/tracing/events)" ]; then
+	echo "SELFTEST: tracefs PASS ($(ls /sys/kernel/tracing/events | wc -l) event groups)"
+else
+	echo "SELFTEST: tracefs FAIL (no /sys/kernel/tracing/events)"
+fi
+
+n=$(grep -c ^processor /proc/cpuinfo)
+if smp="$(arg pasr_test.smp)"; then
+	if [ "$n" -eq "$smp" ]; then
+		echo "SELFTEST: cpus PASS ($n online)"
+	else
+		echo "SELFTEST: cpus FAIL ($n online, QEMU has $smp)"
+	fi
+else
+	echo "SELFTEST: cpus SKIP (no pasr_test.smp= on the command line)"
+fi

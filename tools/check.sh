@@ -1,0 +1,60 @@
+#!/bin/bash
+# 'make check': deps, tree, kernel, initramfs, host tests, KUnit, QEMU boot
+# scenarios. Keeps going after a failure where that still makes sense, then
+# prints per-suite tallies and, as the last line, 'N passed, N failed'.
+set -euo pipefail
+. "$(dirname "$0")/lib.sh"
+
+rm -f "$RESULTS"/*.txt "$RESULTS"/kunit.json
+t0=$(date +%s)
+
+# stage NAME COMMAND...: run a stage, record PASS|FAIL build/NAME
+stage() {
+	local name="$1" s rc
+	shift
+	s=$(date +%s)
+	log ""
+	log "=== $name ==="
+	set +e
+	"$@"
+	rc=$?
+	set -e
+	log "=== $name: $([ "$rc" = 0 ] && echo ok || echo "FAILED (exit $rc)") ($(( $(date +%s) - s ))s)"
+	return "$rc"
+}
+
+summary() {
+	local p=0 f=0 sp sf suite
+	log ""
+	log "=== summary ($(( $(date +%s) - t0 ))s) ==="
+	for r in "$RESULTS"/*.txt; do
+		[ -f "$r" ] || continue
+		suite="$(basename "$r" .txt)"
+		sp=$(grep -c '^PASS ' "$r" || true)
+		sf=$(grep -c '^FAIL ' "$r" || true)
+		printf '%-10s %4d passed, %4d failed\n' "$suite:" "$sp" "$sf"
+		grep '^FAIL ' "$r" | head -n 20 || true
+		p=$((p + sp))
+		f=$((f + sf))
+	done
+	echo "$p passed, $f failed"
+	[ "$f" = 0 ]
+}
+
+build_ok=1
+if stage deps "$REPO/tools/deps.sh"; then record_result build deps PASS; else
+	record_result build deps FAIL; summary; exit 1; fi
+if stage tree "$REPO/tools/tree.sh"; then record_result build tree PASS; else
+	record_result build tree FAIL; summary; exit 1; fi
+if stage kernel "$REPO/tools/kernel.sh"; then record_result build kernel PASS; else
+	record_result build kernel FAIL; build_ok=0; fi
+if stage initramfs make -s -C "$REPO" initramfs; then record_result build initramfs PASS; else
+	record_result build initramfs FAIL; build_ok=0; fi
+stage host-test "$REPO/tools/host-test.sh" || true
+if [ "$build_ok" = 1 ]; then
+	stage kunit "$REPO/tools/kunit.sh" || true
+	stage scenarios "$REPO/qemu/run-scenarios.sh" || true
+else
+	log "check: kernel or initramfs failed; skipping KUnit and the QEMU scenarios"
+fi
+summary
