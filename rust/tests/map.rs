@@ -218,5 +218,8 @@ fn reconfiguring_starts_from_scratch() {
     m.put(0x4000_0000, S);
     m.configure(&layout(&["256M@0x80000000,sections=2"], &[]), BLOCK)
         .unwrap();
-    assert_eq!((m.die_count(), m.section_count(), m.free(0), m.mask(0)), (1, 2, 0, 0));
+    assert_eq!(
+        (m.die_count(), m.section_count(), m.free(0), m.mask(0)),
+        (1, 2, 0, 0)
+    );
 }

@@ -31,13 +31,20 @@ impl Model {
         dies.iter()
             .map(|(i, d)| {
                 let sz = d.size / d.sections as u64;
-                (*i, (0..d.sections as u64).map(|k| (d.base + k * sz, sz)).collect())
+                (
+                    *i,
+                    (0..d.sections as u64)
+                        .map(|k| (d.base + k * sz, sz))
+                        .collect(),
+                )
             })
             .collect()
     }
 
     fn section_free(&self, start: u64, size: u64) -> u64 {
-        (0..size / BLOCK).filter(|k| self.free[self.block(start + k * BLOCK)]).count() as u64
+        (0..size / BLOCK)
+            .filter(|k| self.free[self.block(start + k * BLOCK)])
+            .count() as u64
             * BLOCK
     }
 
@@ -54,7 +61,11 @@ impl Model {
     }
 
     fn size_at(&self, addr: u64) -> u64 {
-        let d = self.dies.iter().find(|d| addr >= d.base && addr < d.base + d.size).unwrap();
+        let d = self
+            .dies
+            .iter()
+            .find(|d| addr >= d.base && addr < d.base + d.size)
+            .unwrap();
         d.size / d.sections as u64
     }
 }
@@ -91,7 +102,12 @@ unsafe extern "C" fn store_value(value: u64, cookie: *mut c_void) {
 }
 
 fn random_layout(rng: &mut Rng) -> (Vec<DieSpec>, Vec<InterleaveSpec>) {
-    let modes = [Mode::Bank, Mode::Segment, Mode::SingleEnded, Mode::DoubleEnded];
+    let modes = [
+        Mode::Bank,
+        Mode::Segment,
+        Mode::SingleEnded,
+        Mode::DoubleEnded,
+    ];
     let mut dies = Vec::new();
     let mut cursor = rng.below(64) * BLOCK;
     for _ in 0..1 + rng.below(5) {
@@ -118,11 +134,18 @@ fn random_layout(rng: &mut Rng) -> (Vec<DieSpec>, Vec<InterleaveSpec>) {
     let mut paired = vec![false; sections.len()];
     let mut ilvs = Vec::new();
     for _ in 0..rng.below(4) {
-        let (i, j) = (rng.below(sections.len() as u64) as usize, rng.below(sections.len() as u64) as usize);
+        let (i, j) = (
+            rng.below(sections.len() as u64) as usize,
+            rng.below(sections.len() as u64) as usize,
+        );
         if i != j && !paired[i] && !paired[j] && sections[i].1 == sections[j].1 {
             paired[i] = true;
             paired[j] = true;
-            ilvs.push(InterleaveSpec { size: sections[i].1, a: sections[i].0, b: sections[j].0 });
+            ilvs.push(InterleaveSpec {
+                size: sections[i].1,
+                a: sections[i].0,
+                b: sections[j].0,
+            });
         }
     }
     (dies, ilvs)
@@ -143,9 +166,20 @@ fn check(m: &Map<HostEnv>, model: &Model, values: &[AtomicU64]) {
             idx += 1;
         }
         let want = naive_legal(info.mode, secs.len() as u32, &ok);
-        let want_mask = want.iter().enumerate().fold(0u64, |m, (i, &b)| m | ((b as u64) << i));
-        assert_eq!(info.mask, want_mask, "die {d} mode {:?} ok {ok:?}", info.mode);
-        assert_eq!(values[d].load(Ordering::Relaxed), info.value, "die {d} callback value");
+        let want_mask = want
+            .iter()
+            .enumerate()
+            .fold(0u64, |m, (i, &b)| m | ((b as u64) << i));
+        assert_eq!(
+            info.mask, want_mask,
+            "die {d} mode {:?} ok {ok:?}",
+            info.mode
+        );
+        assert_eq!(
+            values[d].load(Ordering::Relaxed),
+            info.value,
+            "die {d} callback value"
+        );
         if matches!(info.mode, Mode::Bank | Mode::Segment) {
             assert_eq!(info.value, info.mask);
         }
@@ -163,7 +197,8 @@ fn random_operations_match_the_reference_model() {
         dies.iter().for_each(|d| l.add_die(*d).unwrap());
         ilvs.iter().for_each(|i| l.add_interleave(*i).unwrap());
         let mut m = new_map();
-        m.configure(&l, BLOCK).unwrap_or_else(|e| panic!("{dies:?} {ilvs:?}: {e:?}"));
+        m.configure(&l, BLOCK)
+            .unwrap_or_else(|e| panic!("{dies:?} {ilvs:?}: {e:?}"));
         let values: Vec<AtomicU64> = (0..dies.len()).map(|_| AtomicU64::new(u64::MAX)).collect();
         for d in 0..m.die_count() {
             let base = m.die(d).unwrap().base;
@@ -176,7 +211,12 @@ fn random_operations_match_the_reference_model() {
         // Blocks around and between the dies, some of them outside the map.
         let lo = lo.saturating_sub(2 * BLOCK);
         let nblocks = ((hi - lo) / BLOCK + 2) as usize;
-        let mut model = Model { dies, ilvs, lo, free: vec![false; nblocks] };
+        let mut model = Model {
+            dies,
+            ilvs,
+            lo,
+            free: vec![false; nblocks],
+        };
         check(&m, &model, &values);
         for _ in 0..600 {
             let first = rng.below(nblocks as u64) as usize;
@@ -195,7 +235,9 @@ fn random_operations_match_the_reference_model() {
             } else {
                 m.get(addr, n as u64 * BLOCK);
             }
-            model.free[first..first + n].iter_mut().for_each(|f| *f = want_free);
+            model.free[first..first + n]
+                .iter_mut()
+                .for_each(|f| *f = want_free);
             check(&m, &model, &values);
             ops += 1;
         }
@@ -209,7 +251,11 @@ fn random_operations_match_the_reference_model() {
 fn concurrent_callers_lose_no_update() {
     const THREADS: usize = 4;
     let m = map_of(
-        &["256M@0x40000000", "256M@0x50000000", "256M@0x80000000,mode=double"],
+        &[
+            "256M@0x40000000",
+            "256M@0x50000000",
+            "256M@0x80000000,mode=double",
+        ],
         &["64M@0x40000000:0x50000000", "64M@0x4c000000:0x80000000"],
     );
     let base = 0x4000_0000u64;
@@ -230,7 +276,10 @@ fn concurrent_callers_lose_no_update() {
                             m.get(addr, BLOCK);
                             // The block is in use: its section must be refreshed now.
                             if let Some(i) = m.lookup(addr) {
-                                assert!(!m.section(i).unwrap().masked, "used block in masked section");
+                                assert!(
+                                    !m.section(i).unwrap().masked,
+                                    "used block in masked section"
+                                );
                             }
                         } else {
                             m.put(addr, BLOCK);
@@ -244,10 +293,15 @@ fn concurrent_callers_lose_no_update() {
         handles.into_iter().map(|h| h.join().unwrap()).collect()
     });
     assert_eq!(m.state(), State::On);
-    let free_at = |addr: u64| finals[((addr - base) / BLOCK) as usize % THREADS][((addr - base) / BLOCK) as usize];
+    let free_at = |addr: u64| {
+        finals[((addr - base) / BLOCK) as usize % THREADS][((addr - base) / BLOCK) as usize]
+    };
     for i in 0..m.section_count() {
         let s = m.section(i).unwrap();
-        let want = (0..s.size / BLOCK).filter(|k| free_at(s.start + k * BLOCK)).count() as u64 * BLOCK;
+        let want = (0..s.size / BLOCK)
+            .filter(|k| free_at(s.start + k * BLOCK))
+            .count() as u64
+            * BLOCK;
         assert_eq!(s.free, want, "section {i}");
     }
     // The masks must equal a recomputation from the final counters.

@@ -20,17 +20,29 @@ fn sizes_take_memparse_syntax() {
     assert_eq!(parse_size(b"0x"), Err(ErrorKind::BadNumber));
     assert_eq!(parse_size(b"M"), Err(ErrorKind::BadNumber));
     assert_eq!(parse_size(b""), Err(ErrorKind::BadNumber));
-    assert_eq!(parse_size(b"18446744073709551616"), Err(ErrorKind::Overflow));
+    assert_eq!(
+        parse_size(b"18446744073709551616"),
+        Err(ErrorKind::Overflow)
+    );
     assert_eq!(parse_size(b"16E"), Err(ErrorKind::Overflow));
-    assert_eq!(parse_size(b"0x1ffffffffffffffffff"), Err(ErrorKind::Overflow));
+    assert_eq!(
+        parse_size(b"0x1ffffffffffffffffff"),
+        Err(ErrorKind::Overflow)
+    );
 }
 
 #[test]
 fn die_parameters() {
     let d = parse_die(b"512M@0x40000000").unwrap();
-    assert_eq!((d.size, d.base, d.sections, d.mode), (512 * MIB, 0x4000_0000, 8, Mode::Bank));
+    assert_eq!(
+        (d.size, d.base, d.sections, d.mode),
+        (512 * MIB, 0x4000_0000, 8, Mode::Bank)
+    );
     let d = parse_die(b"1G@2G,sections=4,mode=double").unwrap();
-    assert_eq!((d.size, d.base, d.sections, d.mode), (1 << 30, 2 << 30, 4, Mode::DoubleEnded));
+    assert_eq!(
+        (d.size, d.base, d.sections, d.mode),
+        (1 << 30, 2 << 30, 4, Mode::DoubleEnded)
+    );
     let d = parse_die(b"256M@0,mode=segment").unwrap();
     assert_eq!(d.mode, Mode::Segment);
     assert_eq!(parse_die(b""), Err(ErrorKind::Empty));
@@ -42,8 +54,14 @@ fn die_parameters() {
     assert_eq!(parse_die(b"512M@1G,foo=1"), Err(ErrorKind::UnknownOption));
     assert_eq!(parse_die(b"512M@1G,mode=off"), Err(ErrorKind::BadMode));
     assert_eq!(parse_die(b"512M@1G,sections=x"), Err(ErrorKind::BadNumber));
-    assert_eq!(parse_die(b"512M@1G,sections=99999999999"), Err(ErrorKind::BadSectionCount));
-    assert_eq!(parse_die(b"99999999999999999999@0"), Err(ErrorKind::Overflow));
+    assert_eq!(
+        parse_die(b"512M@1G,sections=99999999999"),
+        Err(ErrorKind::BadSectionCount)
+    );
+    assert_eq!(
+        parse_die(b"99999999999999999999@0"),
+        Err(ErrorKind::Overflow)
+    );
 }
 
 #[test]
@@ -52,9 +70,15 @@ fn interleave_parameters() {
     assert_eq!((i.size, i.a, i.b), (256 * MIB, 0x4000_0000, 0x6000_0000));
     assert_eq!(parse_interleave(b""), Err(ErrorKind::Empty));
     assert_eq!(parse_interleave(b"256M@1G"), Err(ErrorKind::MissingColon));
-    assert_eq!(parse_interleave(b"256M@1G;2G"), Err(ErrorKind::TrailingGarbage));
+    assert_eq!(
+        parse_interleave(b"256M@1G;2G"),
+        Err(ErrorKind::TrailingGarbage)
+    );
     assert_eq!(parse_interleave(b"256M:1G"), Err(ErrorKind::MissingAt));
-    assert_eq!(parse_interleave(b"256M@1G:2Gx"), Err(ErrorKind::TrailingGarbage));
+    assert_eq!(
+        parse_interleave(b"256M@1G:2Gx"),
+        Err(ErrorKind::TrailingGarbage)
+    );
     assert_eq!(parse_interleave(b"256M@1G:"), Err(ErrorKind::BadNumber));
 }
 
@@ -82,50 +106,112 @@ fn refused(dies: &[&str], ilvs: &[&str]) -> LayoutError {
 }
 
 fn die_err(i: usize, kind: ErrorKind) -> LayoutError {
-    LayoutError { param: ParamRef::Die(i), kind }
+    LayoutError {
+        param: ParamRef::Die(i),
+        kind,
+    }
 }
 
 fn ilv_err(i: usize, kind: ErrorKind) -> LayoutError {
-    LayoutError { param: ParamRef::Interleave(i), kind }
+    LayoutError {
+        param: ParamRef::Interleave(i),
+        kind,
+    }
 }
 
 #[test]
 fn every_validation_error() {
     use ErrorKind::*;
     assert_eq!(refused(&["0@1G"], &[]), die_err(0, ZeroSize));
-    assert_eq!(refused(&["512M@1G,sections=0"], &[]), die_err(0, BadSectionCount));
-    assert_eq!(refused(&["512M@1G,sections=65"], &[]), die_err(0, BadSectionCount));
-    assert_eq!(refused(&["512M@1G,sections=3"], &[]), die_err(0, BadSectionCount));
+    assert_eq!(
+        refused(&["512M@1G,sections=0"], &[]),
+        die_err(0, BadSectionCount)
+    );
+    assert_eq!(
+        refused(&["512M@1G,sections=65"], &[]),
+        die_err(0, BadSectionCount)
+    );
+    assert_eq!(
+        refused(&["512M@1G,sections=3"], &[]),
+        die_err(0, BadSectionCount)
+    );
     assert_eq!(refused(&["16M@1G"], &[]), die_err(0, SectionTooSmall));
-    assert_eq!(refused(&["8M@0,sections=4"], &[]), die_err(0, SectionTooSmall));
+    assert_eq!(
+        refused(&["8M@0,sections=4"], &[]),
+        die_err(0, SectionTooSmall)
+    );
     assert_eq!(refused(&["512M@0x40100000"], &[]), die_err(0, Misaligned));
     assert_eq!(refused(&["6M@0,sections=1"], &[]), die_err(0, Misaligned));
-    assert_eq!(refused(&["512M@1G", "512M@0x5c000000"], &[]), die_err(1, Overlap));
+    assert_eq!(
+        refused(&["512M@1G", "512M@0x5c000000"], &[]),
+        die_err(1, Overlap)
+    );
     assert_eq!(refused(&["512M@1G", "1G@1G"], &[]), die_err(1, Overlap));
-    assert_eq!(refused(&["4G@0xffffffff00000000"], &[]), die_err(0, Overflow));
-    let many = ["256M@0,sections=64", "256M@256M,sections=64", "256M@512M,sections=64",
-                "256M@768M,sections=64", "256M@1G,sections=64"];
+    assert_eq!(
+        refused(&["4G@0xffffffff00000000"], &[]),
+        die_err(0, Overflow)
+    );
+    let many = [
+        "256M@0,sections=64",
+        "256M@256M,sections=64",
+        "256M@512M,sections=64",
+        "256M@768M,sections=64",
+        "256M@1G,sections=64",
+    ];
     assert_eq!(refused(&many, &[]), die_err(4, TooManySections));
     assert_eq!(refused(&["64M@0", "64M@64G"], &[]).kind, SpanTooLarge);
     let two = ["512M@0x40000000", "512M@0x60000000"];
-    assert_eq!(refused(&two, &["64M@0x40000000:0x40000000"]), ilv_err(0, InterleaveSelfPair));
-    assert_eq!(refused(&two, &["128M@0x40000000:0x44000000"]), ilv_err(0, InterleaveSelfOverlap));
-    assert_eq!(refused(&two, &["64M@0x20000000:0x60000000"]), ilv_err(0, InterleaveOutside));
-    assert_eq!(refused(&two, &["64M@0x60000000:0x80000000"]), ilv_err(0, InterleaveOutside));
-    assert_eq!(refused(&two, &["64M@0x41000000:0x60000000"]), ilv_err(0, InterleaveMisaligned));
-    assert_eq!(refused(&two, &["32M@0x40000000:0x60000000"]), ilv_err(0, InterleaveMisaligned));
-    assert_eq!(refused(&two, &["0@0x40000000:0x60000000"]), ilv_err(0, ZeroSize));
     assert_eq!(
-        refused(&two, &["64M@0x40000000:0x60000000", "64M@0x44000000:0x40000000"]),
+        refused(&two, &["64M@0x40000000:0x40000000"]),
+        ilv_err(0, InterleaveSelfPair)
+    );
+    assert_eq!(
+        refused(&two, &["128M@0x40000000:0x44000000"]),
+        ilv_err(0, InterleaveSelfOverlap)
+    );
+    assert_eq!(
+        refused(&two, &["64M@0x20000000:0x60000000"]),
+        ilv_err(0, InterleaveOutside)
+    );
+    assert_eq!(
+        refused(&two, &["64M@0x60000000:0x80000000"]),
+        ilv_err(0, InterleaveOutside)
+    );
+    assert_eq!(
+        refused(&two, &["64M@0x41000000:0x60000000"]),
+        ilv_err(0, InterleaveMisaligned)
+    );
+    assert_eq!(
+        refused(&two, &["32M@0x40000000:0x60000000"]),
+        ilv_err(0, InterleaveMisaligned)
+    );
+    assert_eq!(
+        refused(&two, &["0@0x40000000:0x60000000"]),
+        ilv_err(0, ZeroSize)
+    );
+    assert_eq!(
+        refused(
+            &two,
+            &["64M@0x40000000:0x60000000", "64M@0x44000000:0x40000000"]
+        ),
         ilv_err(1, PairedTwice)
     );
     let mixed = ["512M@0x40000000", "256M@0x60000000"];
-    assert_eq!(refused(&mixed, &["64M@0x40000000:0x60000000"]), ilv_err(0, PairSizeMismatch));
-    assert_eq!(refused(&two, &["1M@0xfffffffffff00000:0x40000000"]), ilv_err(0, Overflow));
+    assert_eq!(
+        refused(&mixed, &["64M@0x40000000:0x60000000"]),
+        ilv_err(0, PairSizeMismatch)
+    );
+    assert_eq!(
+        refused(&two, &["1M@0xfffffffffff00000:0x40000000"]),
+        ilv_err(0, Overflow)
+    );
     let mut m = new_map();
     assert_eq!(
         m.configure(&Layout::new(), BLOCK).unwrap_err(),
-        LayoutError { param: ParamRef::Layout, kind: NoDies }
+        LayoutError {
+            param: ParamRef::Layout,
+            kind: NoDies
+        }
     );
 }
 

@@ -160,7 +160,9 @@ impl ErrorKind {
             ErrorKind::TooManyDies => "too many dies",
             ErrorKind::TooManySections => "too many sections in total",
             ErrorKind::TooManyInterleaves => "too many interleaved areas",
-            ErrorKind::SpanTooLarge => "dies spread over too much address space for the lookup table",
+            ErrorKind::SpanTooLarge => {
+                "dies spread over too much address space for the lookup table"
+            }
             ErrorKind::InterleaveOutside => "interleaved range outside the declared dies",
             ErrorKind::InterleaveMisaligned => "interleaved range not on section boundaries",
             ErrorKind::InterleaveSelfOverlap => "interleaved ranges overlap each other",
@@ -235,7 +237,10 @@ impl Layout {
 
     /// Appends a die.
     pub fn add_die(&mut self, die: DieSpec) -> Result<(), ErrorKind> {
-        let slot = self.dies.get_mut(self.ndies).ok_or(ErrorKind::TooManyDies)?;
+        let slot = self
+            .dies
+            .get_mut(self.ndies)
+            .ok_or(ErrorKind::TooManyDies)?;
         *slot = die;
         self.ndies += 1;
         Ok(())

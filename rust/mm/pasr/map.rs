@@ -295,7 +295,8 @@ impl<E: Env> Map<E> {
             *s = Section::EMPTY;
         }
         self.nsections = 0;
-        self.lut = [NONE; LUT_ENTRIES];
+        // In place: a temporary array would not fit on a kernel stack.
+        self.lut.fill(NONE);
         self.lut_base = 0;
         self.lut_shift = 0;
         self.lut_len = 0;
@@ -433,10 +434,11 @@ impl<E: Env> Map<E> {
         }
 
         for (j, ilv) in layout.interleaves().iter().enumerate() {
-            self.pair_up(ilv.size, ilv.a, ilv.b).map_err(|kind| LayoutError {
-                param: ParamRef::Interleave(j),
-                kind,
-            })?;
+            self.pair_up(ilv.size, ilv.a, ilv.b)
+                .map_err(|kind| LayoutError {
+                    param: ParamRef::Interleave(j),
+                    kind,
+                })?;
         }
         Ok(())
     }
@@ -563,13 +565,16 @@ impl<E: Env> Map<E> {
         let s = &self.sections[i];
         let r = if free {
             s.puts.fetch_add(1, Ordering::Relaxed);
-            s.free.fetch_update(Ordering::AcqRel, Ordering::Acquire, |v| {
-                v.checked_add(bytes).filter(|&n| n <= s.size)
-            })
+            s.free
+                .fetch_update(Ordering::AcqRel, Ordering::Acquire, |v| {
+                    v.checked_add(bytes).filter(|&n| n <= s.size)
+                })
         } else {
             s.gets.fetch_add(1, Ordering::Relaxed);
             s.free
-                .fetch_update(Ordering::AcqRel, Ordering::Acquire, |v| v.checked_sub(bytes))
+                .fetch_update(Ordering::AcqRel, Ordering::Acquire, |v| {
+                    v.checked_sub(bytes)
+                })
         };
         match r {
             // Only a change between "entirely free" and not can change a mask.
@@ -665,7 +670,8 @@ impl<E: Env> Map<E> {
                         .fetch_add(now.saturating_sub(since), Ordering::Relaxed);
                 }
             }
-            self.env.section_changed(i, s.is_free(), mask & (1 << bit) != 0);
+            self.env
+                .section_changed(i, s.is_free(), mask & (1 << bit) != 0);
         }
         locked.mask[d] = mask;
         locked.value[d] = value;
@@ -783,7 +789,9 @@ impl<E: Env> Map<E> {
 
     /// The mask of die `d`, without taking the lock.
     pub fn mask(&self, d: usize) -> u64 {
-        self.published.get(d).map_or(0, |m| m.load(Ordering::Acquire))
+        self.published
+            .get(d)
+            .map_or(0, |m| m.load(Ordering::Acquire))
     }
 
     /// Bytes counted free in section `i`.

@@ -1,0 +1,96 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * DRAM Partial Array Self-Refresh (PASR)
+ *
+ * The PASR core (mm/pasr/, in Rust) counts, for every bank or segment
+ * ("section") of every DDR die, the bytes the buddy allocator holds free, and
+ * hands each die's controller a refresh mask covering only sections that are
+ * entirely free. See Documentation/mm/pasr.rst.
+ */
+#ifndef _LINUX_PASR_H
+#define _LINUX_PASR_H
+
+#include <linux/types.h>
+#include <linux/jump_label.h>
+#include <linux/mmzone.h>
+#include <linux/pfn.h>
+
+struct page;
+
+/**
+ * typedef pasr_mask_fn - DDR controller callback
+ * @value: register value for the die's PASR mode: the section mask for bank-
+ *         and segment-selective dies, see Documentation/mm/pasr.rst otherwise
+ * @cookie: the cookie given at registration
+ *
+ * Called with the PASR raw spinlock held and interrupts off: it must not
+ * sleep, allocate memory or call back into PASR.
+ */
+typedef void (*pasr_mask_fn)(u64 value, void *cookie);
+
+#ifdef CONFIG_PASR
+
+DECLARE_STATIC_KEY_FALSE(pasr_enabled_key);
+
+void pasr_put(phys_addr_t paddr, unsigned long size);
+void pasr_get(phys_addr_t paddr, unsigned long size);
+int pasr_register_mask_function(phys_addr_t die_base, pasr_mask_fn fn,
+				void *cookie);
+int pasr_unregister_mask_function(phys_addr_t die_base);
+int pasr_die_count(void);
+bool pasr_die_range(int die, u64 *base, u64 *size);
+void __init pasr_init(void);
+
+/*
+ * Buddy allocator hooks: only max-order blocks are accounted, so the hooks
+ * cost one patched-out branch when PASR is off and one compare otherwise.
+ */
+static __always_inline void pasr_kput(struct page *page, unsigned int order)
+{
+	if (static_branch_unlikely(&pasr_enabled_key) &&
+	    order == MAX_PAGE_ORDER)
+		pasr_put(PFN_PHYS(page_to_pfn(page)), PAGE_SIZE << order);
+}
+
+static __always_inline void pasr_kget(struct page *page, unsigned int order)
+{
+	if (static_branch_unlikely(&pasr_enabled_key) &&
+	    order == MAX_PAGE_ORDER)
+		pasr_get(PFN_PHYS(page_to_pfn(page)), PAGE_SIZE << order);
+}
+
+/* Implemented in Rust (mm/pasr/pasr.rs) for mm/pasr/shim.c only. */
+int pasr_rs_init(const char *const *dies, size_t ndies,
+		 const char *const *ilvs, size_t nilvs, u64 min_section);
+void pasr_rs_late_init(void);
+
+/* Implemented in C (mm/pasr/shim.c) for the Rust core only. */
+unsigned long pasr_shim_lock(void);
+void pasr_shim_unlock(unsigned long flags);
+u64 pasr_shim_now_ns(void);
+void pasr_shim_violation(unsigned int section, int kind, u64 free, u64 delta);
+struct page *pasr_shim_alloc_block(u64 *paddr);
+void pasr_shim_free_block(struct page *page);
+u64 pasr_shim_block_size(void);
+
+#else /* !CONFIG_PASR */
+
+static inline void pasr_put(phys_addr_t paddr, unsigned long size) { }
+static inline void pasr_get(phys_addr_t paddr, unsigned long size) { }
+static inline int pasr_register_mask_function(phys_addr_t die_base,
+					      pasr_mask_fn fn, void *cookie)
+{
+	return -ENODEV;
+}
+static inline int pasr_unregister_mask_function(phys_addr_t die_base)
+{
+	return -ENODEV;
+}
+static inline int pasr_die_count(void) { return 0; }
+static inline void pasr_init(void) { }
+static inline void pasr_kput(struct page *page, unsigned int order) { }
+static inline void pasr_kget(struct page *page, unsigned int order) { }
+
+#endif /* CONFIG_PASR */
+
+#endif /* _LINUX_PASR_H */

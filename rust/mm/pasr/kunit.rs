@@ -1,0 +1,685 @@
+// SPDX-License-Identifier: GPL-2.0
+
+//! KUnit suite `pasr`, registered from Rust.
+//!
+//! Most cases run on a private test map, so that they do not disturb the live one; the `live_*`
+//! cases check the live map against real max-order allocations on the booted kernel, which
+//! needs a layout on the command line (`make kunit` passes one).
+
+use crate::layout::{
+    parse_die, parse_interleave, parse_size, ErrorKind, Layout, LayoutError, Mode, ParamRef,
+    MAX_DIES,
+};
+use crate::map::{legal_mask, Env, Map, State, Violation};
+use core::cell::UnsafeCell;
+use core::ffi::c_void;
+use core::ptr::addr_of_mut;
+use core::sync::atomic::{AtomicU64, Ordering};
+use kernel::bindings;
+
+const MIB: u64 = 1 << 20;
+const BLOCK: u64 = 4 * MIB;
+const S: u64 = 64 * MIB;
+const TWO: &[&str] = &["512M@0x40000000", "512M@0x60000000"];
+
+/// Fails the current case through KUnit if `$cond` is false.
+macro_rules! check {
+    ($cond:expr) => {
+        kernel::kunit_assert!("pasr", "mm/pasr/kunit.rs", 0, $cond)
+    };
+}
+
+/// Counts violations instead of warning, so the cases can provoke them.
+struct TestEnv;
+
+static VIOLATIONS: AtomicU64 = AtomicU64::new(0);
+
+impl Env for TestEnv {
+    fn with_lock<R>(&self, f: impl FnOnce() -> R) -> R {
+        crate::KernelEnv.with_lock(f)
+    }
+
+    fn violation(&self, _section: usize, _kind: Violation, _free: u64, _delta: u64) {
+        VIOLATIONS.fetch_add(1, Ordering::Relaxed);
+    }
+}
+
+/// The map the cases work on.
+///
+/// # Invariants
+///
+/// Only reached from KUnit cases, which KUnit runs one at a time.
+struct TestMap(UnsafeCell<Map<TestEnv>>);
+
+// SAFETY: See the type invariants: there is no concurrent access.
+unsafe impl Sync for TestMap {}
+
+static TEST_MAP: TestMap = TestMap(UnsafeCell::new(Map::new(TestEnv)));
+
+fn layout(dies: &[&str], ilvs: &[&str]) -> Result<Layout, ErrorKind> {
+    let mut l = Layout::new();
+    for d in dies {
+        l.add_die(parse_die(d.as_bytes())?)?;
+    }
+    for i in ilvs {
+        l.add_interleave(parse_interleave(i.as_bytes())?)?;
+    }
+    Ok(l)
+}
+
+/// Rebuilds the test map from command-line style strings.
+fn configure(dies: &[&str], ilvs: &[&str]) -> Result<&'static Map<TestEnv>, LayoutError> {
+    VIOLATIONS.store(0, Ordering::Relaxed);
+    let l = layout(dies, ilvs).map_err(|kind| LayoutError {
+        param: ParamRef::Layout,
+        kind,
+    })?;
+    // SAFETY: By the type invariants of `TestMap`, no other reference to the map is in use: the
+    // previous case is over.
+    let map = unsafe { &mut *TEST_MAP.0.get() };
+    map.configure(&l, BLOCK)?;
+    Ok(map)
+}
+
+/// Rebuilds the test map; a refused layout fails the case.
+fn map(dies: &[&str], ilvs: &[&str]) -> &'static Map<TestEnv> {
+    let r = configure(dies, ilvs);
+    check!(r.is_ok());
+    // SAFETY: By the type invariants of `TestMap`, only this case uses the map.
+    unsafe { &*TEST_MAP.0.get() }
+}
+
+fn refused(dies: &[&str], ilvs: &[&str]) -> Option<LayoutError> {
+    configure(dies, ilvs).err()
+}
+
+fn die_err(i: usize, kind: ErrorKind) -> Option<LayoutError> {
+    Some(LayoutError {
+        param: ParamRef::Die(i),
+        kind,
+    })
+}
+
+fn ilv_err(i: usize, kind: ErrorKind) -> Option<LayoutError> {
+    Some(LayoutError {
+        param: ParamRef::Interleave(i),
+        kind,
+    })
+}
+
+fn masks(m: &Map<TestEnv>) -> (u64, u64) {
+    (m.mask(0), m.mask(1))
+}
+
+// Parser.
+
+fn parse_sizes() {
+    check!(parse_size(b"512M") == Ok((512 * MIB, &b""[..])));
+    check!(parse_size(b"0x40000000@") == Ok((0x4000_0000, &b"@"[..])));
+    check!(parse_size(b"1g") == Ok((1 << 30, &b""[..])));
+    check!(parse_size(b"010") == Ok((8, &b""[..])));
+    check!(parse_size(b"3T") == Ok((3 << 40, &b""[..])));
+}
+
+fn parse_bad_numbers() {
+    check!(parse_size(b"") == Err(ErrorKind::BadNumber));
+    check!(parse_size(b"0x") == Err(ErrorKind::BadNumber));
+    check!(parse_size(b"09") == Err(ErrorKind::BadNumber));
+    check!(parse_size(b"G") == Err(ErrorKind::BadNumber));
+    check!(parse_size(b"18446744073709551616") == Err(ErrorKind::Overflow));
+    check!(parse_size(b"32E") == Err(ErrorKind::Overflow));
+}
+
+fn parse_die_good() {
+    let d = parse_die(b"512M@0x40000000");
+    check!(
+        d.map(|d| (d.size, d.base, d.sections, d.mode))
+            == Ok((512 * MIB, 0x4000_0000, 8, Mode::Bank))
+    );
+    let d = parse_die(b"1G@2G,sections=4,mode=single");
+    check!(d.map(|d| (d.base, d.sections, d.mode)) == Ok((2 << 30, 4, Mode::SingleEnded)));
+    let d = parse_die(b"256M@0,mode=segment,sections=2");
+    check!(d.map(|d| (d.sections, d.mode)) == Ok((2, Mode::Segment)));
+}
+
+fn parse_die_bad() {
+    check!(parse_die(b"") == Err(ErrorKind::Empty));
+    check!(parse_die(b"512M") == Err(ErrorKind::MissingAt));
+    check!(parse_die(b"512M@") == Err(ErrorKind::BadNumber));
+    check!(parse_die(b"512M@1Gxyz") == Err(ErrorKind::TrailingGarbage));
+    check!(parse_die(b"512M@1G,banks=8") == Err(ErrorKind::UnknownOption));
+    check!(parse_die(b"512M@1G,mode=full") == Err(ErrorKind::BadMode));
+    check!(parse_die(b"512M@1G,sections=-1") == Err(ErrorKind::BadNumber));
+}
+
+fn parse_interleave_good_and_bad() {
+    let i = parse_interleave(b"256M@0x40000000:0x60000000");
+    check!(i.map(|i| (i.size, i.a, i.b)) == Ok((256 * MIB, 0x4000_0000, 0x6000_0000)));
+    check!(parse_interleave(b"") == Err(ErrorKind::Empty));
+    check!(parse_interleave(b"256M@1G") == Err(ErrorKind::MissingColon));
+    check!(parse_interleave(b"256M@1G:2G!") == Err(ErrorKind::TrailingGarbage));
+    check!(parse_interleave(b"256M-1G:2G") == Err(ErrorKind::MissingAt));
+}
+
+// Validation: every refusal, each leaving the map off.
+
+fn refuse_zero_size() {
+    check!(refused(&["0@1G"], &[]) == die_err(0, ErrorKind::ZeroSize));
+    check!(refused(TWO, &["0@0x40000000:0x60000000"]) == ilv_err(0, ErrorKind::ZeroSize));
+    // SAFETY: Cases run one at a time.
+    check!(unsafe { &*TEST_MAP.0.get() }.state() == State::Off);
+}
+
+fn refuse_bad_section_count() {
+    check!(refused(&["512M@1G,sections=0"], &[]) == die_err(0, ErrorKind::BadSectionCount));
+    check!(refused(&["512M@1G,sections=65"], &[]) == die_err(0, ErrorKind::BadSectionCount));
+    check!(refused(&["512M@1G,sections=3"], &[]) == die_err(0, ErrorKind::BadSectionCount));
+}
+
+fn refuse_small_sections() {
+    check!(refused(&["16M@1G"], &[]) == die_err(0, ErrorKind::SectionTooSmall));
+}
+
+fn refuse_misaligned() {
+    check!(refused(&["512M@0x40100000"], &[]) == die_err(0, ErrorKind::Misaligned));
+    check!(refused(&["6M@0,sections=1"], &[]) == die_err(0, ErrorKind::Misaligned));
+}
+
+fn refuse_overlap() {
+    check!(refused(&["512M@1G", "512M@0x5c000000"], &[]) == die_err(1, ErrorKind::Overlap));
+    check!(refused(&["1G@1G", "512M@1G"], &[]) == die_err(1, ErrorKind::Overlap));
+}
+
+fn refuse_too_many() {
+    let mut l = Layout::new();
+    let mut full = Ok(());
+    for _ in 0..=MAX_DIES {
+        full = l.add_die(parse_die(b"64M@0").unwrap_or(crate::layout::DieSpec {
+            base: 0,
+            size: 0,
+            sections: 0,
+            mode: Mode::Bank,
+        }));
+    }
+    check!(full == Err(ErrorKind::TooManyDies));
+    let many = [
+        "256M@0,sections=64",
+        "256M@256M,sections=64",
+        "256M@512M,sections=64",
+        "256M@768M,sections=64",
+        "256M@1G,sections=64",
+    ];
+    check!(refused(&many, &[]) == die_err(4, ErrorKind::TooManySections));
+}
+
+fn refuse_overflow() {
+    check!(refused(&["4G@0xffffffff00000000"], &[]) == die_err(0, ErrorKind::Overflow));
+    check!(refused(TWO, &["1M@0xfffffffffff00000:0x40000000"]) == ilv_err(0, ErrorKind::Overflow));
+}
+
+fn refuse_span_too_large() {
+    let e = refused(&["64M@0", "64M@64G"], &[]);
+    check!(e.map(|e| e.kind) == Some(ErrorKind::SpanTooLarge));
+}
+
+fn refuse_interleave_outside() {
+    let e = refused(TWO, &["64M@0x20000000:0x60000000"]);
+    check!(e == ilv_err(0, ErrorKind::InterleaveOutside));
+    let e = refused(
+        &["512M@0x40000000", "512M@0x80000000"],
+        &["128M@0x5c000000:0x80000000"],
+    );
+    check!(e == ilv_err(0, ErrorKind::InterleaveOutside));
+}
+
+fn refuse_interleave_self() {
+    let e = refused(TWO, &["64M@0x40000000:0x40000000"]);
+    check!(e == ilv_err(0, ErrorKind::InterleaveSelfPair));
+    let e = refused(TWO, &["128M@0x40000000:0x44000000"]);
+    check!(e == ilv_err(0, ErrorKind::InterleaveSelfOverlap));
+}
+
+fn refuse_interleave_misaligned() {
+    let e = refused(TWO, &["64M@0x41000000:0x60000000"]);
+    check!(e == ilv_err(0, ErrorKind::InterleaveMisaligned));
+    let e = refused(TWO, &["32M@0x40000000:0x60000000"]);
+    check!(e == ilv_err(0, ErrorKind::InterleaveMisaligned));
+}
+
+fn refuse_paired_twice() {
+    let e = refused(
+        TWO,
+        &["64M@0x40000000:0x60000000", "64M@0x44000000:0x40000000"],
+    );
+    check!(e == ilv_err(1, ErrorKind::PairedTwice));
+}
+
+fn refuse_pair_size_mismatch() {
+    let e = refused(
+        &["512M@0x40000000", "256M@0x60000000"],
+        &["64M@0x40000000:0x60000000"],
+    );
+    check!(e == ilv_err(0, ErrorKind::PairSizeMismatch));
+}
+
+// Lookup.
+
+fn lookup_section_edges() {
+    let m = map(&["512M@0x40000000", "256M@0x80000000,sections=4"], &[]);
+    check!(m.section_count() == 12);
+    for i in 0..m.section_count() {
+        let Some(s) = m.section(i) else {
+            check!(false);
+            return;
+        };
+        check!(m.lookup(s.start) == Some(i));
+        check!(m.lookup(s.start + s.size - 1) == Some(i));
+    }
+}
+
+fn lookup_just_outside_dies() {
+    let m = map(&["512M@0x40000000", "256M@0x80000000,sections=4"], &[]);
+    check!(m.lookup(0x3fff_ffff).is_none());
+    check!(m.lookup(0x6000_0000).is_none());
+    check!(m.lookup(0x7fff_ffff).is_none());
+    check!(m.lookup(0x9000_0000).is_none());
+    check!(m.lookup(0).is_none());
+    check!(m.lookup(u64::MAX).is_none());
+}
+
+// Accounting.
+
+fn counters_start_used() {
+    let m = map(TWO, &[]);
+    check!(m.totals() == (1 << 30, 0, 0));
+    check!(masks(m) == (0, 0));
+}
+
+fn put_get_across_sections() {
+    let m = map(TWO, &[]);
+    m.put(0x4000_0000 + S - BLOCK, S + 2 * BLOCK);
+    check!((m.free(0), m.free(1), m.free(2)) == (BLOCK, S, BLOCK));
+    check!(masks(m) == (0b10, 0));
+    m.get(0x4000_0000 + 2 * S - BLOCK, 2 * BLOCK);
+    check!((m.free(1), m.free(2)) == (S - BLOCK, 0));
+    check!(masks(m) == (0, 0));
+}
+
+fn put_get_across_dies_and_holes() {
+    let m = map(&["512M@0x40000000", "512M@0x80000000"], &[]);
+    m.put(0x4000_0000 + 7 * S, S + 512 * MIB + S);
+    check!(masks(m) == (0x80, 0x01));
+    check!(m.out_of_map() == (1, 512 * MIB));
+    m.get(0x4000_0000 + 7 * S, S + 512 * MIB + BLOCK);
+    check!(masks(m) == (0, 0));
+    check!(m.free(8) == S - BLOCK);
+    check!(m.out_of_map() == (2, 1024 * MIB));
+}
+
+// Pairs.
+
+fn pair_a_then_b() {
+    let m = map(TWO, &["128M@0x40000000:0x60000000"]);
+    m.put(0x4000_0000, S);
+    check!(masks(m) == (0, 0));
+    m.put(0x6000_0000, S);
+    check!(masks(m) == (1, 1));
+}
+
+fn pair_b_then_a() {
+    let m = map(TWO, &["128M@0x40000000:0x60000000"]);
+    m.put(0x6000_0000 + S, S);
+    check!(masks(m) == (0, 0));
+    m.put(0x4000_0000 + S, S);
+    check!(masks(m) == (2, 2));
+}
+
+fn pair_reuse_unmasks_both() {
+    let m = map(TWO, &["128M@0x40000000:0x60000000"]);
+    m.put(0x4000_0000, S);
+    m.put(0x6000_0000, S);
+    m.get(0x4000_0000 + S - BLOCK, BLOCK);
+    check!(masks(m) == (0, 0));
+    m.put(0x4000_0000 + S - BLOCK, BLOCK);
+    check!(masks(m) == (1, 1));
+    m.get(0x6000_0000, BLOCK);
+    check!(masks(m) == (0, 0));
+    // An unpaired section does not wait for anyone.
+    m.put(0x4000_0000 + 2 * S, S);
+    check!(masks(m) == (4, 0));
+}
+
+// Callbacks.
+
+static CB_VALUE: AtomicU64 = AtomicU64::new(0);
+static CB_CALLS: AtomicU64 = AtomicU64::new(0);
+static CB_COOKIE: AtomicU64 = AtomicU64::new(0);
+
+unsafe extern "C" fn record(value: u64, cookie: *mut c_void) {
+    CB_VALUE.store(value, Ordering::Relaxed);
+    CB_COOKIE.store(cookie as u64, Ordering::Relaxed);
+    CB_CALLS.fetch_add(1, Ordering::Relaxed);
+}
+
+fn reset_callback() {
+    CB_VALUE.store(u64::MAX, Ordering::Relaxed);
+    CB_CALLS.store(0, Ordering::Relaxed);
+    CB_COOKIE.store(0, Ordering::Relaxed);
+}
+
+fn callback_applied_on_register() {
+    let m = map(TWO, &[]);
+    m.put(0x6000_0000 + 5 * S, S);
+    reset_callback();
+    // SAFETY: `record` only touches atomics.
+    let r = unsafe { m.register(0x6000_0000, record, 42 as *mut c_void) };
+    check!(r.is_ok());
+    check!(CB_CALLS.load(Ordering::Relaxed) == 1);
+    check!(CB_VALUE.load(Ordering::Relaxed) == 0x20);
+    check!(CB_COOKIE.load(Ordering::Relaxed) == 42);
+}
+
+fn callback_gets_each_change() {
+    let m = map(TWO, &[]);
+    reset_callback();
+    // SAFETY: `record` only touches atomics.
+    check!(unsafe { m.register(0x4000_0000, record, core::ptr::null_mut()) }.is_ok());
+    m.put(0x4000_0000, S);
+    check!(
+        (
+            CB_CALLS.load(Ordering::Relaxed),
+            CB_VALUE.load(Ordering::Relaxed)
+        ) == (2, 1)
+    );
+    m.put(0x4000_0000 + 7 * S, S / 2);
+    check!(CB_CALLS.load(Ordering::Relaxed) == 2);
+    m.put(0x4000_0000 + 7 * S + S / 2, S / 2);
+    check!(
+        (
+            CB_CALLS.load(Ordering::Relaxed),
+            CB_VALUE.load(Ordering::Relaxed)
+        ) == (3, 0x81)
+    );
+    m.put(0x6000_0000, S);
+    check!(CB_CALLS.load(Ordering::Relaxed) == 3);
+    m.get(0x4000_0000, BLOCK);
+    check!(
+        (
+            CB_CALLS.load(Ordering::Relaxed),
+            CB_VALUE.load(Ordering::Relaxed)
+        ) == (4, 0x80)
+    );
+}
+
+fn callback_unregister() {
+    let m = map(TWO, &[]);
+    reset_callback();
+    // SAFETY: `record` only touches atomics.
+    check!(unsafe { m.register(0x4000_0000, record, core::ptr::null_mut()) }.is_ok());
+    check!(m.unregister(0x4000_0000).is_ok());
+    m.put(0x4000_0000, S);
+    check!(CB_CALLS.load(Ordering::Relaxed) == 1);
+    check!(m.mask(0) == 1);
+    check!(m.unregister(0x4000_1000).is_err());
+}
+
+fn callback_unknown_die() {
+    let m = map(TWO, &[]);
+    // SAFETY: `record` only touches atomics.
+    check!(unsafe { m.register(0x5000_0000, record, core::ptr::null_mut()) }.is_err());
+    // SAFETY: As above.
+    check!(unsafe { m.register(0x8000_0000, record, core::ptr::null_mut()) }.is_err());
+}
+
+// Violations and disabled mode.
+
+fn overflow_disables_pasr() {
+    let m = map(TWO, &[]);
+    reset_callback();
+    // SAFETY: `record` only touches atomics.
+    check!(unsafe { m.register(0x4000_0000, record, core::ptr::null_mut()) }.is_ok());
+    m.put(0x4000_0000, S);
+    check!(CB_VALUE.load(Ordering::Relaxed) == 1);
+    m.put(0x4000_0000, BLOCK);
+    check!(m.state() == State::Failed);
+    check!(VIOLATIONS.load(Ordering::Relaxed) == 1);
+    check!(m.free(0) == S);
+    check!(masks(m) == (0, 0));
+    check!(CB_VALUE.load(Ordering::Relaxed) == 0);
+    check!(m.failure() == Some((0, Violation::Overflow)));
+}
+
+fn underflow_disables_pasr() {
+    let m = map(TWO, &[]);
+    m.put(0x6000_0000, S);
+    m.get(0x4000_0000 + S, BLOCK);
+    check!(m.state() == State::Failed);
+    check!(m.free(1) == 0);
+    check!(masks(m) == (0, 0));
+    m.get(0x4000_0000 + S, BLOCK);
+    check!(VIOLATIONS.load(Ordering::Relaxed) == 1);
+    check!(m.failure() == Some((1, Violation::Underflow)));
+}
+
+fn disabled_map_ignores_calls() {
+    let m = map(TWO, &[]);
+    m.put(0x4000_0000, S);
+    m.disable();
+    check!(m.state() == State::Off);
+    check!(masks(m) == (0, 0));
+    m.put(0x4000_0000 + S, S);
+    check!(m.free(1) == 0);
+    check!(refused(&["0@0"], &[]).is_some());
+    // SAFETY: Cases run one at a time.
+    let off = unsafe { &*TEST_MAP.0.get() };
+    off.put(0x4000_0000, S);
+    check!(off.out_of_map() == (0, 0));
+}
+
+// Modes.
+
+fn mode_bank_and_segment() {
+    check!(legal_mask(Mode::Bank, 8, 0x5a) == (0x5a, 0x5a));
+    check!(legal_mask(Mode::Segment, 4, 0xff) == (0x0f, 0x0f));
+}
+
+fn mode_single_ended() {
+    check!(legal_mask(Mode::SingleEnded, 8, 0xff) == (0xfe, 3));
+    check!(legal_mask(Mode::SingleEnded, 8, 0xfc) == (0xfc, 2));
+    check!(legal_mask(Mode::SingleEnded, 8, 0xf7) == (0xf0, 1));
+    check!(legal_mask(Mode::SingleEnded, 8, 0xef) == (0, 0));
+    check!(legal_mask(Mode::SingleEnded, 8, 0x7f) == (0, 0));
+    check!(legal_mask(Mode::SingleEnded, 2, 0x3) == (0x2, 1));
+    check!(legal_mask(Mode::SingleEnded, 1, 0x1) == (0, 0));
+    let m = map(&["512M@0x40000000,mode=single"], &[]);
+    m.put(0x4000_0000 + 4 * S, 4 * S);
+    check!(m.die(0).map(|d| (d.mask, d.value)) == Some((0xf0, 1)));
+}
+
+fn mode_double_ended() {
+    check!(legal_mask(Mode::DoubleEnded, 8, 0x7f) == (0x7f, 7));
+    check!(legal_mask(Mode::DoubleEnded, 8, 0x0f) == (0x0f, 5));
+    check!(legal_mask(Mode::DoubleEnded, 8, 0xff) == (0xfe, 3));
+    check!(legal_mask(Mode::DoubleEnded, 8, 0x3c) == (0, 0));
+    let m = map(&["512M@0x40000000,mode=double"], &[]);
+    m.put(0x4000_0000, 6 * S);
+    check!(m.die(0).map(|d| (d.mask, d.value)) == Some((0x3f, 6)));
+    m.get(0x4000_0000, BLOCK);
+    check!(m.die(0).map(|d| (d.mask, d.value)) == Some((0, 0)));
+}
+
+// Live: the booted kernel's own map and allocator.
+
+extern "C" {
+    // `struct page` is opaque here: Rust only hands the pointer back.
+    fn pasr_shim_alloc_block(paddr: *mut u64) -> *mut c_void;
+    fn pasr_shim_free_block(page: *mut c_void);
+    fn pasr_shim_block_size() -> u64;
+}
+
+fn live_map_is_enabled() {
+    let m = crate::pasr();
+    check!(m.state() == State::On);
+    check!(m.die_count() >= 1);
+    // Memory was freed into the buddy allocator at boot: some of it is counted free.
+    check!(m.totals().1 > 0);
+}
+
+fn live_max_order_blocks() {
+    const N: usize = 16;
+    let m = crate::pasr();
+    check!(m.state() == State::On);
+    // SAFETY: FFI call without preconditions.
+    let block = unsafe { pasr_shim_block_size() };
+    let mut blocks = [(core::ptr::null_mut::<c_void>(), 0u64, 0u64); N];
+    for b in blocks.iter_mut() {
+        let mut paddr = 0;
+        // SAFETY: `paddr` is valid for writes.
+        let page = unsafe { pasr_shim_alloc_block(&mut paddr) };
+        if page.is_null() {
+            break;
+        }
+        let Some(i) = m.lookup(paddr) else {
+            check!(false);
+            return;
+        };
+        let s = m.section(i);
+        // The block is in use: its section is not entirely free and is refreshed.
+        check!(s.map_or(false, |s| s.free + block <= s.size && !s.masked));
+        *b = (page, paddr, s.map_or(0, |s| s.free));
+    }
+    check!(!blocks[0].0.is_null());
+    for &(page, paddr, _) in blocks.iter().rev() {
+        if page.is_null() {
+            continue;
+        }
+        let i = m.lookup(paddr).unwrap_or(0);
+        let before = m.free(i);
+        // SAFETY: `page` came from `pasr_shim_alloc_block` and is freed once.
+        unsafe { pasr_shim_free_block(page) };
+        check!(m.free(i) == before + block);
+    }
+    // Every section's mask bit is what its counters say.
+    for i in 0..m.section_count() {
+        let Some(s) = m.section(i) else { continue };
+        let pair_free = s
+            .pair
+            .and_then(|p| m.section(p))
+            .map_or(true, |p| p.free == p.size);
+        check!(s.masked == (s.free == s.size && pair_free));
+    }
+}
+
+fn live_mask_values_reach_dies() {
+    let m = crate::pasr();
+    for d in 0..m.die_count() {
+        let Some(die) = m.die(d) else { continue };
+        check!(die.mask == m.mask(d));
+        check!(die.mode != Mode::Bank || die.value == die.mask);
+        check!(d < MAX_DIES);
+    }
+}
+
+// Registration with KUnit (6.12 has no `#[kunit_tests]`).
+
+macro_rules! kunit_suite {
+    ($suite:literal, [$($name:ident),* $(,)?]) => {
+        mod cases {
+            $(
+                pub(super) unsafe extern "C" fn $name(_test: *mut kernel::bindings::kunit) {
+                    super::$name()
+                }
+            )*
+        }
+
+        const fn case(
+            run: unsafe extern "C" fn(*mut bindings::kunit),
+            name: &'static [u8],
+        ) -> bindings::kunit_case {
+            // SAFETY: All-zero is a valid `kunit_case`: null pointers, `None`, zero status.
+            let mut c: bindings::kunit_case = unsafe { core::mem::zeroed() };
+            c.run_case = Some(run);
+            c.name = name.as_ptr().cast();
+            c
+        }
+
+        const N_CASES: usize = [$(stringify!($name)),*].len();
+
+        /// The cases, ending with the all-zero entry; KUnit writes their status.
+        static mut CASES: [bindings::kunit_case; N_CASES + 1] = [
+            $(case(cases::$name, concat!(stringify!($name), "\0").as_bytes()),)*
+            // SAFETY: The terminating entry is all zero.
+            unsafe { core::mem::zeroed() },
+        ];
+
+        /// The suite; KUnit writes its status.
+        // Older compilers require `unsafe` to take the address of a `static mut`.
+        #[allow(unused_unsafe)]
+        static mut SUITE: bindings::kunit_suite = {
+            // SAFETY: All-zero is a valid `kunit_suite`.
+            let mut s: bindings::kunit_suite = unsafe { core::mem::zeroed() };
+            let name = $suite.as_bytes();
+            let mut i = 0;
+            while i < name.len() && i < s.name.len() - 1 {
+                s.name[i] = name[i] as _;
+                i += 1;
+            }
+            // SAFETY: Only the address of `CASES` is taken.
+            s.test_cases = unsafe { addr_of_mut!(CASES).cast() };
+            s
+        };
+
+        /// Picked up by KUnit's executor through the `.kunit_test_suites` section.
+        #[used]
+        #[link_section = ".kunit_test_suites"]
+        #[allow(unused_unsafe)]
+        static mut SUITE_ENTRY: *const bindings::kunit_suite =
+            // SAFETY: Only the address of `SUITE` is taken.
+            unsafe { addr_of_mut!(SUITE) };
+    };
+}
+
+kunit_suite!(
+    "pasr",
+    [
+        parse_sizes,
+        parse_bad_numbers,
+        parse_die_good,
+        parse_die_bad,
+        parse_interleave_good_and_bad,
+        refuse_zero_size,
+        refuse_bad_section_count,
+        refuse_small_sections,
+        refuse_misaligned,
+        refuse_overlap,
+        refuse_too_many,
+        refuse_overflow,
+        refuse_span_too_large,
+        refuse_interleave_outside,
+        refuse_interleave_self,
+        refuse_interleave_misaligned,
+        refuse_paired_twice,
+        refuse_pair_size_mismatch,
+        lookup_section_edges,
+        lookup_just_outside_dies,
+        counters_start_used,
+        put_get_across_sections,
+        put_get_across_dies_and_holes,
+        pair_a_then_b,
+        pair_b_then_a,
+        pair_reuse_unmasks_both,
+        callback_applied_on_register,
+        callback_gets_each_change,
+        callback_unregister,
+        callback_unknown_die,
+        overflow_disables_pasr,
+        underflow_disables_pasr,
+        disabled_map_ignores_calls,
+        mode_bank_and_segment,
+        mode_single_ended,
+        mode_double_ended,
+        live_map_is_enabled,
+        live_max_order_blocks,
+        live_mask_values_reach_dies,
+    ]
+);

@@ -1,0 +1,334 @@
+// SPDX-License-Identifier: GPL-2.0
+
+//! DRAM Partial Array Self-Refresh (PASR).
+//!
+//! Keeps, for every bank or segment ("section") of every DDR die, the number of bytes that the
+//! buddy allocator holds free, and hands each die's controller a refresh mask that covers only
+//! sections that are entirely free (and whose interleaving partner is entirely free too).
+//!
+//! The logic lives in [`layout`] and [`map`], which depend on `core` only and are also tested on
+//! the host. This file binds them to the kernel: the global map, its lock, the C entry points
+//! declared in `include/linux/pasr.h`, and the boot-time set-up. C-macro glue (early
+//! parameters, the static key, the irq-safe lock) lives in `mm/pasr/shim.c`.
+
+use core::ffi::c_void;
+use kernel::ffi::{c_char, c_int, c_ulong};
+use kernel::prelude::*;
+use kernel::str::CStr;
+
+pub mod layout;
+pub mod map;
+
+#[cfg(CONFIG_PASR_KUNIT_TEST)]
+mod kunit;
+
+use layout::{parse_die, parse_interleave, Layout, LayoutError, ParamRef, MAX_DIES};
+use map::{Env, Map, MaskFn, State, Violation};
+
+/// Log prefix of the `pr_*!` macros; this object is not a module.
+const __LOG_PREFIX: &[u8] = b"pasr\0";
+
+/// C glue from `mm/pasr/shim.c`, declared in `include/linux/pasr.h`.
+mod ffi {
+    use kernel::ffi::{c_int, c_uint, c_ulong};
+
+    extern "C" {
+        pub(crate) fn pasr_shim_lock() -> c_ulong;
+        pub(crate) fn pasr_shim_unlock(flags: c_ulong);
+        pub(crate) fn pasr_shim_now_ns() -> u64;
+        pub(crate) fn pasr_shim_violation(section: c_uint, kind: c_int, free: u64, delta: u64);
+    }
+}
+
+/// The kernel environment of a map: the PASR raw spinlock, with interrupts off.
+pub(crate) struct KernelEnv;
+
+impl Env for KernelEnv {
+    fn with_lock<R>(&self, f: impl FnOnce() -> R) -> R {
+        // SAFETY: FFI call without preconditions; it returns the saved irq flags.
+        let flags = unsafe { ffi::pasr_shim_lock() };
+        let r = f();
+        // SAFETY: The lock is held, and `flags` came from the matching lock call.
+        unsafe { ffi::pasr_shim_unlock(flags) };
+        r
+    }
+
+    fn now_ns(&self) -> u64 {
+        // SAFETY: FFI call without preconditions, usable in any context.
+        unsafe { ffi::pasr_shim_now_ns() }
+    }
+
+    fn violation(&self, section: usize, kind: Violation, free: u64, delta: u64) {
+        // SAFETY: FFI call without preconditions.
+        unsafe { ffi::pasr_shim_violation(section as u32, kind as c_int, free, delta) };
+    }
+}
+
+/// The global map.
+///
+/// # Invariants
+///
+/// The map is only reached mutably by [`pasr_rs_init`], once, during early boot, while a single
+/// CPU runs and before anything else may reach it; afterwards it is only shared.
+struct Global(core::cell::UnsafeCell<Map<KernelEnv>>);
+
+// SAFETY: Shared access goes through `Map`'s own synchronisation; see the type invariants for
+// the one exclusive access.
+unsafe impl Sync for Global {}
+
+static PASR: Global = Global(core::cell::UnsafeCell::new(Map::new(KernelEnv)));
+
+/// The global map, shared.
+fn pasr() -> &'static Map<KernelEnv> {
+    // SAFETY: By the type invariants of `Global`, no exclusive reference exists once other code
+    // may run.
+    unsafe { &*PASR.0.get() }
+}
+
+/// The `i`-th string of a C string array; a null entry reads as empty.
+///
+/// # Safety
+///
+/// `args` must have more than `i` entries, each null or pointing to a NUL-terminated string
+/// that outlives `'a`.
+unsafe fn arg<'a>(args: *const *const c_char, i: usize) -> &'a [u8] {
+    // SAFETY: The caller guarantees that `args` has `n > i` entries.
+    let p = unsafe { *args.add(i) };
+    if p.is_null() {
+        return b"";
+    }
+    // SAFETY: The caller guarantees a NUL-terminated string that outlives the call.
+    unsafe { CStr::from_char_ptr(p) }.as_bytes()
+}
+
+fn show(s: &[u8]) -> &str {
+    core::str::from_utf8(s).unwrap_or("<non-UTF-8>")
+}
+
+fn report(err: &LayoutError, dies: &[&[u8]], ilvs: &[&[u8]]) {
+    let reason = err.kind.reason();
+    match err.param {
+        ParamRef::Die(i) => pr_err!(
+            "ddr_die={}: {}; PASR disabled\n",
+            show(dies.get(i).copied().unwrap_or(b"?")),
+            reason
+        ),
+        ParamRef::Interleave(i) => pr_err!(
+            "interleaved={}: {}; PASR disabled\n",
+            show(ilvs.get(i).copied().unwrap_or(b"?")),
+            reason
+        ),
+        ParamRef::Layout => pr_err!("layout: {}; PASR disabled\n", reason),
+    }
+}
+
+/// Parses and validates the boot parameters, and builds the global map.
+///
+/// Returns 0 when PASR may be enabled; otherwise an error was printed and PASR stays off.
+///
+/// # Safety
+///
+/// Must be called once, during early boot on the boot CPU, before anything else uses PASR.
+/// `dies` and `ilvs` must point to `ndies` and `nilvs` entries that are null or point to
+/// NUL-terminated strings.
+#[no_mangle]
+pub unsafe extern "C" fn pasr_rs_init(
+    dies: *const *const c_char,
+    ndies: usize,
+    ilvs: *const *const c_char,
+    nilvs: usize,
+    min_section: u64,
+) -> c_int {
+    let mut die_args: [&[u8]; MAX_DIES + 1] = [b""; MAX_DIES + 1];
+    let mut ilv_args: [&[u8]; layout::MAX_INTERLEAVES + 1] = [b""; layout::MAX_INTERLEAVES + 1];
+    let mut l = Layout::new();
+    for i in 0..ndies.min(MAX_DIES + 1) {
+        // SAFETY: `i < ndies`, and the caller guarantees the strings.
+        die_args[i] = unsafe { arg(dies, i) };
+    }
+    for i in 0..nilvs.min(layout::MAX_INTERLEAVES + 1) {
+        // SAFETY: `i < nilvs`, and the caller guarantees the strings.
+        ilv_args[i] = unsafe { arg(ilvs, i) };
+    }
+    let (die_args, ilv_args) = (
+        &die_args[..ndies.min(MAX_DIES + 1)],
+        &ilv_args[..nilvs.min(layout::MAX_INTERLEAVES + 1)],
+    );
+    let parsed = (|| {
+        for (i, s) in die_args.iter().enumerate() {
+            let err = |kind| LayoutError {
+                param: ParamRef::Die(i),
+                kind,
+            };
+            l.add_die(parse_die(s).map_err(err)?).map_err(err)?;
+        }
+        for (i, s) in ilv_args.iter().enumerate() {
+            let err = |kind| LayoutError {
+                param: ParamRef::Interleave(i),
+                kind,
+            };
+            l.add_interleave(parse_interleave(s).map_err(err)?)
+                .map_err(err)?;
+        }
+        Ok(())
+    })();
+    // SAFETY: The caller guarantees that nothing else uses PASR yet.
+    let map = unsafe { &mut *PASR.0.get() };
+    if let Err(e) = parsed.and_then(|()| map.configure(&l, min_section)) {
+        report(&e, die_args, ilv_args);
+        return EINVAL.to_errno();
+    }
+    print_map(map);
+    0
+}
+
+fn print_map(map: &Map<KernelEnv>) {
+    let (covered, _, _) = map.totals();
+    pr_info!(
+        "{} dies, {} sections, {} MiB covered\n",
+        map.die_count(),
+        map.section_count(),
+        covered >> 20
+    );
+    for d in 0..map.die_count() {
+        let Some(die) = map.die(d) else { continue };
+        pr_info!(
+            "die {}: [mem {:#012x}-{:#012x}] {} x {} MiB, {}\n",
+            d,
+            die.base,
+            die.base + die.size - 1,
+            die.sections,
+            (die.size / die.sections as u64) >> 20,
+            die.mode.name()
+        );
+        for i in die.first_section..die.first_section + die.sections {
+            if let Some(p) = map.section(i).and_then(|s| s.pair) {
+                if p > i {
+                    pr_info!("section {} paired with section {}\n", i, p);
+                }
+            }
+        }
+    }
+}
+
+/// Number of values logged per die by the debug controller.
+#[cfg(CONFIG_PASR_DEBUG_CONTROLLER)]
+const DEBUG_LOG_LIMIT: u64 = 32;
+
+/// Debug controller callback: logs the value a real controller would write. `cookie` is the die
+/// index.
+#[cfg(CONFIG_PASR_DEBUG_CONTROLLER)]
+unsafe extern "C" fn debug_controller(value: u64, cookie: *mut c_void) {
+    use core::sync::atomic::{AtomicU64, Ordering};
+    #[allow(clippy::declare_interior_mutable_const)]
+    const ZERO: AtomicU64 = AtomicU64::new(0);
+    static CALLS: [AtomicU64; MAX_DIES] = [ZERO; MAX_DIES];
+    let d = cookie as usize;
+    let n = CALLS
+        .get(d)
+        .map_or(u64::MAX, |c| c.fetch_add(1, Ordering::Relaxed));
+    if n < DEBUG_LOG_LIMIT {
+        pr_info!("debug controller: die {} value {:#x}\n", d, value);
+    } else if n == DEBUG_LOG_LIMIT {
+        pr_info!("debug controller: die {}: further values not logged\n", d);
+    }
+}
+
+/// Late boot: registers the debug controller if configured, and prints the state of every die.
+#[no_mangle]
+pub extern "C" fn pasr_rs_late_init() {
+    let map = pasr();
+    if map.state() != State::On {
+        return;
+    }
+    #[cfg(CONFIG_PASR_DEBUG_CONTROLLER)]
+    for d in 0..map.die_count() {
+        if let Some(die) = map.die(d) {
+            // SAFETY: `debug_controller` only logs, and may run anywhere; it needs no cookie
+            // memory, the die index is passed by value.
+            let r = unsafe { map.register(die.base, debug_controller, d as *mut c_void) };
+            if r.is_err() {
+                pr_err!("debug controller: die {} not registered\n", d);
+            }
+        }
+    }
+    let (covered, free, masked) = map.totals();
+    pr_info!(
+        "{} MiB covered, {} MiB free in whole blocks, {} MiB masked\n",
+        covered >> 20,
+        free >> 20,
+        masked >> 20
+    );
+    for d in 0..map.die_count() {
+        if let Some(die) = map.die(d) {
+            pr_info!("die {}: mask {:#04x} value {:#x}\n", d, die.mask, die.value);
+        }
+    }
+}
+
+/// Marks `[paddr, paddr + size)` free.
+#[no_mangle]
+pub extern "C" fn pasr_put(paddr: u64, size: c_ulong) {
+    pasr().put(paddr, size as u64);
+}
+
+/// Marks `[paddr, paddr + size)` used.
+#[no_mangle]
+pub extern "C" fn pasr_get(paddr: u64, size: c_ulong) {
+    pasr().get(paddr, size as u64);
+}
+
+/// Registers the controller callback of the die at `die_base`, and applies the current value.
+///
+/// # Safety
+///
+/// `f` must be callable with `cookie` from any CPU in atomic context until
+/// [`pasr_unregister_mask_function`] returns for this die.
+#[no_mangle]
+pub unsafe extern "C" fn pasr_register_mask_function(
+    die_base: u64,
+    f: Option<MaskFn>,
+    cookie: *mut c_void,
+) -> c_int {
+    let Some(f) = f else {
+        return EINVAL.to_errno();
+    };
+    // SAFETY: Guaranteed by the caller.
+    match unsafe { pasr().register(die_base, f, cookie) } {
+        Ok(()) => 0,
+        Err(_) => ENODEV.to_errno(),
+    }
+}
+
+/// Removes the callback of the die at `die_base`.
+#[no_mangle]
+pub extern "C" fn pasr_unregister_mask_function(die_base: u64) -> c_int {
+    match pasr().unregister(die_base) {
+        Ok(()) => 0,
+        Err(_) => ENODEV.to_errno(),
+    }
+}
+
+/// Number of dies in the map.
+#[no_mangle]
+pub extern "C" fn pasr_die_count() -> c_int {
+    pasr().die_count() as c_int
+}
+
+/// Base and size of die `d`; returns false if there is no such die.
+///
+/// # Safety
+///
+/// `base` and `size` must be valid for writes.
+#[no_mangle]
+pub unsafe extern "C" fn pasr_die_range(d: c_int, base: *mut u64, size: *mut u64) -> bool {
+    let Some(die) = usize::try_from(d).ok().and_then(|d| pasr().die(d)) else {
+        return false;
+    };
+    // SAFETY: The caller guarantees both pointers are valid for writes.
+    unsafe {
+        *base = die.base;
+        *size = die.size;
+    }
+    true
+}
