@@ -73,7 +73,9 @@ if [ "$(cat "$STAMPS/patches.sha256" 2>/dev/null || true)" != "$patch_sum" ]; th
 	rm -f "$STAMPS/patches.sha256" "$STAMPS/installed.manifest"
 	"${GIT[@]}" am --abort >/dev/null 2>&1 || true
 	"${GIT[@]}" reset -q --hard pristine
-	"${GIT[@]}" clean -fdq
+	# -x: Debian's top-level .gitignore ignores everything ('/*'), so without
+	# it installed project files would survive. Builds are out of tree (O=).
+	"${GIT[@]}" clean -fdxq
 	for p in ${series[@]+"${series[@]}"}; do
 		if ! "${GIT[@]}" am -q --keep-cr "$REPO/patches/$p" >"$LOGS/tree-am.log" 2>&1; then
 			cat "$LOGS/tree-am.log" >&2
