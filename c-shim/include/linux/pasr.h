@@ -64,7 +64,42 @@ int pasr_rs_init(const char *const *dies, size_t ndies,
 		 const char *const *ilvs, size_t nilvs, u64 min_section);
 void pasr_rs_late_init(void);
 
+/* Snapshots from the Rust core, for sysfs and debugfs (mirrored in pasr.rs). */
+struct pasr_section_info {
+	u64 start, size, free, puts, gets, transitions, masked_ns;
+	s32 die, bit, pair;	/* pair: -1 if none */
+	bool masked;
+};
+
+struct pasr_die_info {
+	u64 base, size, mask, value;
+	s32 first_section, sections, mode;
+	bool has_callback;
+};
+
+struct pasr_stats {
+	u64 covered, free, masked, puts, gets;
+	u64 out_of_map_calls, out_of_map_bytes, mask_updates;
+	s32 state, dies, sections, failed_section, failed_kind;
+};
+
+struct pasr_mismatch {
+	s32 section;
+	u64 counted, actual;
+	bool masked, expected_masked;
+};
+
+bool pasr_rs_section_info(int section, struct pasr_section_info *out);
+bool pasr_rs_die_info(int die, struct pasr_die_info *out);
+void pasr_rs_stats(struct pasr_stats *out);
+int pasr_rs_lookup(u64 paddr);
+int pasr_rs_verify(const u64 *actual, int n, struct pasr_mismatch *out,
+		   int max_out);
+void pasr_rs_set_skip_gets(u64 n);
+
 /* Implemented in C (mm/pasr/shim.c) for the Rust core only. */
+void pasr_shim_trace_mask(unsigned int die, u64 old, u64 new);
+void pasr_shim_trace_section(unsigned int section, bool free, bool masked);
 unsigned long pasr_shim_lock(void);
 void pasr_shim_unlock(unsigned long flags);
 u64 pasr_shim_now_ns(void);

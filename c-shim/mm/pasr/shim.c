@@ -1,22 +1,33 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * PASR: the C glue the Rust core (pasr.rs) cannot express in Rust on 6.12:
- * early parameters, the static key of the buddy hooks, and the irq-safe raw
- * spinlock that serialises mask updates.
+ * early parameters, the static key of the buddy hooks, the irq-safe raw
+ * spinlock that serialises mask updates, tracepoints, sysfs and debugfs, and
+ * the verifier that walks the buddy free lists.
  */
 
 #define pr_fmt(fmt) "pasr: " fmt
 
 #include <linux/bug.h>
+#include <linux/debugfs.h>
 #include <linux/gfp.h>
 #include <linux/init.h>
 #include <linux/jump_label.h>
 #include <linux/kernel.h>
+#include <linux/kobject.h>
 #include <linux/mm.h>
+#include <linux/mmzone.h>
+#include <linux/mutex.h>
 #include <linux/pasr.h>
+#include <linux/seq_file.h>
 #include <linux/spinlock.h>
+#include <linux/stop_machine.h>
 #include <linux/string.h>
+#include <linux/sysfs.h>
 #include <linux/timekeeping.h>
+
+#define CREATE_TRACE_POINTS
+#include <trace/events/pasr.h>
 
 DEFINE_STATIC_KEY_FALSE(pasr_enabled_key);
 
@@ -142,3 +153,262 @@ u64 pasr_shim_block_size(void)
 {
 	return PAGE_SIZE << MAX_PAGE_ORDER;
 }
+
+void pasr_shim_trace_mask(unsigned int die, u64 old, u64 new)
+{
+	trace_pasr_mask_update(die, old, new);
+}
+
+void pasr_shim_trace_section(unsigned int section, bool free, bool masked)
+{
+	trace_pasr_section_state(section, free, masked);
+}
+
+/* --- verifier: recompute every section's free bytes from the free lists --- */
+
+#define PASR_MAX_SECTIONS	256
+#define PASR_MAX_REPORT		16
+
+static DEFINE_MUTEX(pasr_verify_mutex);
+static u64 pasr_actual[PASR_MAX_SECTIONS];
+static struct pasr_mismatch pasr_findings[PASR_MAX_REPORT];
+
+struct pasr_verify_result {
+	int sections;
+	int mismatches;
+	u64 blocks;
+};
+
+/*
+ * Runs with every CPU stopped, so no allocation or free is half done and the
+ * counters cannot move; the zone locks are still taken, one at a time, as
+ * the free lists' rules require.
+ */
+static int pasr_verify_stopped(void *data)
+{
+	struct pasr_verify_result *res = data;
+	struct pasr_stats st;
+	struct zone *zone;
+	struct page *page;
+	int mt, i;
+
+	pasr_rs_stats(&st);
+	res->sections = min_t(int, st.sections, PASR_MAX_SECTIONS);
+	memset(pasr_actual, 0, sizeof(pasr_actual));
+	for_each_populated_zone(zone) {
+		struct free_area *area = &zone->free_area[MAX_PAGE_ORDER];
+
+		spin_lock(&zone->lock);
+		for (mt = 0; mt < MIGRATE_TYPES; mt++) {
+			list_for_each_entry(page, &area->free_list[mt], buddy_list) {
+				i = pasr_rs_lookup(PFN_PHYS(page_to_pfn(page)));
+				if (i >= 0 && i < res->sections)
+					pasr_actual[i] += PAGE_SIZE << MAX_PAGE_ORDER;
+				res->blocks++;
+			}
+		}
+		spin_unlock(&zone->lock);
+	}
+	res->mismatches = pasr_rs_verify(pasr_actual, res->sections,
+					 pasr_findings, PASR_MAX_REPORT);
+	return 0;
+}
+
+/* Returns the number of mismatches, or a negative error. */
+static int pasr_verify(struct pasr_verify_result *res)
+{
+	int ret;
+
+	memset(res, 0, sizeof(*res));
+	mutex_lock(&pasr_verify_mutex);
+	ret = stop_machine(pasr_verify_stopped, res, NULL);
+	mutex_unlock(&pasr_verify_mutex);
+	return ret ? ret : res->mismatches;
+}
+
+static void pasr_print_findings(struct seq_file *m, int n)
+{
+	int i;
+
+	for (i = 0; i < min(n, PASR_MAX_REPORT); i++) {
+		struct pasr_mismatch *f = &pasr_findings[i];
+
+		if (m)
+			seq_printf(m, "mismatch section %d counted %llu actual %llu masked %d expected %d\n",
+				   f->section, f->counted, f->actual,
+				   f->masked, f->expected_masked);
+		else
+			pr_err("verify: section %d counted %llu actual %llu masked %d expected %d\n",
+			       f->section, f->counted, f->actual,
+			       f->masked, f->expected_masked);
+	}
+}
+
+/* --- sysfs: /sys/kernel/mm/pasr/, a small stable ABI --- */
+
+#define PASR_STAT_ATTR(_name, _fmt, _expr)				\
+static ssize_t _name##_show(struct kobject *kobj,			\
+			    struct kobj_attribute *attr, char *buf)	\
+{									\
+	struct pasr_stats st;						\
+									\
+	pasr_rs_stats(&st);						\
+	return sysfs_emit(buf, _fmt "\n", _expr);			\
+}									\
+static struct kobj_attribute _name##_attr = __ATTR_RO(_name)
+
+PASR_STAT_ATTR(enabled, "%d", st.state == 1);
+PASR_STAT_ATTR(total_bytes, "%llu", st.covered);
+PASR_STAT_ATTR(free_bytes, "%llu", st.free);
+PASR_STAT_ATTR(masked_bytes, "%llu", st.masked);
+PASR_STAT_ATTR(dies, "%d", st.dies);
+PASR_STAT_ATTR(sections, "%d", st.sections);
+
+static struct attribute *pasr_attrs[] = {
+	&enabled_attr.attr,
+	&total_bytes_attr.attr,
+	&free_bytes_attr.attr,
+	&masked_bytes_attr.attr,
+	&dies_attr.attr,
+	&sections_attr.attr,
+	NULL,
+};
+
+static const struct attribute_group pasr_attr_group = {
+	.attrs = pasr_attrs,
+};
+
+/* --- debugfs: /sys/kernel/debug/pasr/ --- */
+
+static const char *const pasr_mode_names[] = {
+	"bank", "segment", "single", "double",
+};
+
+static const char *const pasr_state_names[] = {
+	"off", "on", "failed",
+};
+
+static int pasr_map_show(struct seq_file *m, void *v)
+{
+	struct pasr_section_info s;
+	int i;
+
+	seq_puts(m, "# section start end die bit pair free masked transitions masked_ms\n");
+	for (i = 0; pasr_rs_section_info(i, &s); i++)
+		seq_printf(m, "%d %#llx %#llx %d %d %d %llu %d %llu %llu\n",
+			   i, s.start, s.start + s.size - 1, s.die, s.bit,
+			   s.pair, s.free, s.masked, s.transitions,
+			   div_u64(s.masked_ns, NSEC_PER_MSEC));
+	return 0;
+}
+DEFINE_SHOW_ATTRIBUTE(pasr_map);
+
+static int pasr_dies_show(struct seq_file *m, void *v)
+{
+	struct pasr_die_info d;
+	int i;
+
+	seq_puts(m, "# die base size mode sections mask value callback\n");
+	for (i = 0; pasr_rs_die_info(i, &d); i++)
+		seq_printf(m, "%d %#llx %#llx %s %d %#llx %#llx %d\n",
+			   i, d.base, d.size,
+			   d.mode >= 0 && d.mode < ARRAY_SIZE(pasr_mode_names) ?
+			   pasr_mode_names[d.mode] : "?",
+			   d.sections, d.mask, d.value, d.has_callback);
+	return 0;
+}
+DEFINE_SHOW_ATTRIBUTE(pasr_dies);
+
+static int pasr_stats_show(struct seq_file *m, void *v)
+{
+	struct pasr_stats st;
+
+	pasr_rs_stats(&st);
+	seq_printf(m, "state %s\n", st.state >= 0 &&
+		   st.state < ARRAY_SIZE(pasr_state_names) ?
+		   pasr_state_names[st.state] : "?");
+	seq_printf(m, "puts %llu\ngets %llu\n", st.puts, st.gets);
+	seq_printf(m, "out_of_map_calls %llu\nout_of_map_bytes %llu\n",
+		   st.out_of_map_calls, st.out_of_map_bytes);
+	seq_printf(m, "mask_updates %llu\n", st.mask_updates);
+	seq_printf(m, "covered_bytes %llu\nfree_bytes %llu\nmasked_bytes %llu\n",
+		   st.covered, st.free, st.masked);
+	seq_printf(m, "failed_section %d\nfailed_kind %d\n",
+		   st.failed_section, st.failed_kind);
+	return 0;
+}
+DEFINE_SHOW_ATTRIBUTE(pasr_stats);
+
+static int pasr_verify_show(struct seq_file *m, void *v)
+{
+	struct pasr_verify_result res;
+	int ret = pasr_verify(&res);
+
+	if (ret < 0)
+		return ret;
+	seq_printf(m, "sections %d blocks %llu mismatches %d\n",
+		   res.sections, res.blocks, res.mismatches);
+	pasr_print_findings(m, res.mismatches);
+	return 0;
+}
+DEFINE_SHOW_ATTRIBUTE(pasr_verify);
+
+#ifdef CONFIG_PASR_FAULT_INJECTION
+static int pasr_skip_gets_set(void *data, u64 val)
+{
+	pasr_rs_set_skip_gets(val);
+	return 0;
+}
+DEFINE_DEBUGFS_ATTRIBUTE(pasr_skip_gets_fops, NULL, pasr_skip_gets_set,
+			 "%llu\n");
+#endif
+
+static void __init pasr_debugfs_init(void)
+{
+	struct dentry *dir = debugfs_create_dir("pasr", NULL);
+
+	debugfs_create_file("map", 0444, dir, NULL, &pasr_map_fops);
+	debugfs_create_file("dies", 0444, dir, NULL, &pasr_dies_fops);
+	debugfs_create_file("stats", 0444, dir, NULL, &pasr_stats_fops);
+	debugfs_create_file("verify", 0400, dir, NULL, &pasr_verify_fops);
+#ifdef CONFIG_PASR_FAULT_INJECTION
+	debugfs_create_file_unsafe("skip_gets", 0200, dir, NULL,
+				   &pasr_skip_gets_fops);
+#endif
+}
+
+static int __init pasr_interfaces_init(void)
+{
+	struct kobject *kobj = kobject_create_and_add("pasr", mm_kobj);
+
+	if (!kobj || sysfs_create_group(kobj, &pasr_attr_group))
+		pr_err("cannot create /sys/kernel/mm/pasr\n");
+	if (static_branch_unlikely(&pasr_enabled_key))
+		pasr_debugfs_init();
+	return 0;
+}
+subsys_initcall(pasr_interfaces_init);
+
+#ifdef CONFIG_PASR_SELFTEST
+/* After the late initcalls: boot-time allocations have settled. */
+static int __init pasr_selftest(void)
+{
+	struct pasr_verify_result res;
+	int ret;
+
+	if (!static_branch_unlikely(&pasr_enabled_key)) {
+		pr_info("self-test: skipped, PASR is not enabled\n");
+		return 0;
+	}
+	ret = pasr_verify(&res);
+	if (ret == 0) {
+		pr_info("self-test: PASS (%d sections, %llu free max-order blocks, 0 mismatches)\n",
+			res.sections, res.blocks);
+	} else {
+		pr_err("self-test: FAIL (%d mismatches)\n", ret);
+		pasr_print_findings(NULL, ret);
+	}
+	return 0;
+}
+late_initcall_sync(pasr_selftest);
+#endif

@@ -78,6 +78,21 @@ pub enum State {
     Failed = 2,
 }
 
+/// A section whose counter or mask disagrees with the allocator's own state.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Mismatch {
+    /// Index of the section.
+    pub section: usize,
+    /// Bytes the counter says are free.
+    pub counted: u64,
+    /// Bytes the allocator actually holds free, in max-order blocks.
+    pub actual: u64,
+    /// Whether the section's refresh is masked.
+    pub masked: bool,
+    /// Whether it should be, given the actual free bytes.
+    pub expected_masked: bool,
+}
+
 /// Why a callback registration was refused.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum RegisterError {
@@ -850,12 +865,66 @@ impl<E: Env> Map<E> {
         })
     }
 
+    /// Compares every section with `actual(i)`, the bytes that the allocator holds free in
+    /// section `i`, and every mask with the mask those values call for; reports each section
+    /// that disagrees to `report` and returns how many did.
+    ///
+    /// The caller keeps the allocator and PASR still meanwhile (the kernel stops all CPUs).
+    pub fn verify(
+        &self,
+        actual: impl Fn(usize) -> u64,
+        mut report: impl FnMut(&Mismatch),
+    ) -> usize {
+        let on = self.state() == State::On;
+        let mut bad = 0;
+        for (d, die) in self.dies[..self.ndies].iter().enumerate() {
+            let first = usize::from(die.first);
+            let all_free = |i: usize| actual(i) == self.sections[i].size;
+            let mut maskable = 0;
+            for k in 0..usize::from(die.nsect) {
+                let s = &self.sections[first + k];
+                if all_free(first + k) && (s.pair == NONE || all_free(usize::from(s.pair))) {
+                    maskable |= 1 << k;
+                }
+            }
+            let (want, _) = legal_mask(die.mode, u32::from(die.nsect), maskable);
+            let want = if on { want } else { 0 };
+            let mask = self.mask(d);
+            for k in 0..usize::from(die.nsect) {
+                let m = Mismatch {
+                    section: first + k,
+                    counted: self.free(first + k),
+                    actual: actual(first + k),
+                    masked: mask & (1 << k) != 0,
+                    expected_masked: want & (1 << k) != 0,
+                };
+                if m.counted != m.actual || m.masked != m.expected_masked {
+                    bad += 1;
+                    report(&m);
+                }
+            }
+        }
+        bad
+    }
+
     /// Calls and bytes that fell outside every die.
     pub fn out_of_map(&self) -> (u64, u64) {
         (
             self.out_of_map_calls.load(Ordering::Relaxed),
             self.out_of_map_bytes.load(Ordering::Relaxed),
         )
+    }
+
+    /// Total `put` and `get` calls that reached a section.
+    pub fn calls(&self) -> (u64, u64) {
+        self.sections[..self.nsections]
+            .iter()
+            .fold((0, 0), |(p, g), s| {
+                (
+                    p + s.puts.load(Ordering::Relaxed),
+                    g + s.gets.load(Ordering::Relaxed),
+                )
+            })
     }
 
     /// Number of mask changes so far.

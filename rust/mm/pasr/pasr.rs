@@ -23,7 +23,7 @@ pub mod map;
 mod kunit;
 
 use layout::{parse_die, parse_interleave, Layout, LayoutError, ParamRef, MAX_DIES};
-use map::{Env, Map, MaskFn, State, Violation};
+use map::{Env, Map, MaskFn, Mismatch, State, Violation};
 
 /// Log prefix of the `pr_*!` macros; this object is not a module.
 const __LOG_PREFIX: &[u8] = b"pasr\0";
@@ -37,6 +37,8 @@ mod ffi {
         pub(crate) fn pasr_shim_unlock(flags: c_ulong);
         pub(crate) fn pasr_shim_now_ns() -> u64;
         pub(crate) fn pasr_shim_violation(section: c_uint, kind: c_int, free: u64, delta: u64);
+        pub(crate) fn pasr_shim_trace_mask(die: c_uint, old: u64, new: u64);
+        pub(crate) fn pasr_shim_trace_section(section: c_uint, free: bool, masked: bool);
     }
 }
 
@@ -56,6 +58,16 @@ impl Env for KernelEnv {
     fn now_ns(&self) -> u64 {
         // SAFETY: FFI call without preconditions, usable in any context.
         unsafe { ffi::pasr_shim_now_ns() }
+    }
+
+    fn mask_changed(&self, die: usize, old: u64, new: u64) {
+        // SAFETY: FFI call without preconditions, usable in atomic context.
+        unsafe { ffi::pasr_shim_trace_mask(die as u32, old, new) };
+    }
+
+    fn section_changed(&self, section: usize, free: bool, masked: bool) {
+        // SAFETY: FFI call without preconditions, usable in atomic context.
+        unsafe { ffi::pasr_shim_trace_section(section as u32, free, masked) };
     }
 
     fn violation(&self, section: usize, kind: Violation, free: u64, delta: u64) {
@@ -272,10 +284,225 @@ pub extern "C" fn pasr_put(paddr: u64, size: c_ulong) {
     pasr().put(paddr, size as u64);
 }
 
+/// Test-only fault injection: the number of `pasr_get` calls still to drop.
+#[cfg(CONFIG_PASR_FAULT_INJECTION)]
+static SKIP_GETS: core::sync::atomic::AtomicU64 = core::sync::atomic::AtomicU64::new(0);
+
 /// Marks `[paddr, paddr + size)` used.
 #[no_mangle]
 pub extern "C" fn pasr_get(paddr: u64, size: c_ulong) {
+    #[cfg(CONFIG_PASR_FAULT_INJECTION)]
+    {
+        use core::sync::atomic::Ordering;
+        if SKIP_GETS.load(Ordering::Relaxed) != 0
+            && SKIP_GETS
+                .fetch_update(Ordering::Relaxed, Ordering::Relaxed, |n| n.checked_sub(1))
+                .is_ok()
+        {
+            return;
+        }
+    }
     pasr().get(paddr, size as u64);
+}
+
+/// Makes the next `n` `pasr_get` calls be dropped (fault injection, for tests).
+#[cfg(CONFIG_PASR_FAULT_INJECTION)]
+#[no_mangle]
+pub extern "C" fn pasr_rs_set_skip_gets(n: u64) {
+    SKIP_GETS.store(n, core::sync::atomic::Ordering::Relaxed);
+}
+
+/// Section snapshot for the C side (debugfs); mirrors `struct pasr_section_info`.
+#[repr(C)]
+pub struct SectionInfoC {
+    start: u64,
+    size: u64,
+    free: u64,
+    puts: u64,
+    gets: u64,
+    transitions: u64,
+    masked_ns: u64,
+    die: i32,
+    bit: i32,
+    pair: i32,
+    masked: bool,
+}
+
+/// Die snapshot for the C side; mirrors `struct pasr_die_info`.
+#[repr(C)]
+pub struct DieInfoC {
+    base: u64,
+    size: u64,
+    mask: u64,
+    value: u64,
+    first_section: i32,
+    sections: i32,
+    mode: i32,
+    has_callback: bool,
+}
+
+/// Global statistics for the C side; mirrors `struct pasr_stats`.
+#[repr(C)]
+pub struct StatsC {
+    covered: u64,
+    free: u64,
+    masked: u64,
+    puts: u64,
+    gets: u64,
+    out_of_map_calls: u64,
+    out_of_map_bytes: u64,
+    mask_updates: u64,
+    state: i32,
+    dies: i32,
+    sections: i32,
+    failed_section: i32,
+    failed_kind: i32,
+}
+
+/// One verifier finding for the C side; mirrors `struct pasr_mismatch`.
+#[repr(C)]
+pub struct MismatchC {
+    section: i32,
+    counted: u64,
+    actual: u64,
+    masked: bool,
+    expected_masked: bool,
+}
+
+/// Fills `*out` with section `i`; returns false if there is no such section.
+///
+/// # Safety
+///
+/// `out` must be valid for writes.
+#[no_mangle]
+pub unsafe extern "C" fn pasr_rs_section_info(i: c_int, out: *mut SectionInfoC) -> bool {
+    let Some(s) = usize::try_from(i).ok().and_then(|i| pasr().section(i)) else {
+        return false;
+    };
+    let info = SectionInfoC {
+        start: s.start,
+        size: s.size,
+        free: s.free,
+        puts: s.puts,
+        gets: s.gets,
+        transitions: s.transitions,
+        masked_ns: s.masked_ns,
+        die: s.die as i32,
+        bit: s.bit as i32,
+        pair: s.pair.map_or(-1, |p| p as i32),
+        masked: s.masked,
+    };
+    // SAFETY: The caller guarantees `out` is valid for writes.
+    unsafe { out.write(info) };
+    true
+}
+
+/// Fills `*out` with die `d`; returns false if there is no such die.
+///
+/// # Safety
+///
+/// `out` must be valid for writes.
+#[no_mangle]
+pub unsafe extern "C" fn pasr_rs_die_info(d: c_int, out: *mut DieInfoC) -> bool {
+    let Some(die) = usize::try_from(d).ok().and_then(|d| pasr().die(d)) else {
+        return false;
+    };
+    let info = DieInfoC {
+        base: die.base,
+        size: die.size,
+        mask: die.mask,
+        value: die.value,
+        first_section: die.first_section as i32,
+        sections: die.sections as i32,
+        mode: die.mode as i32,
+        has_callback: die.has_callback,
+    };
+    // SAFETY: The caller guarantees `out` is valid for writes.
+    unsafe { out.write(info) };
+    true
+}
+
+/// Fills `*out` with the global statistics.
+///
+/// # Safety
+///
+/// `out` must be valid for writes.
+#[no_mangle]
+pub unsafe extern "C" fn pasr_rs_stats(out: *mut StatsC) {
+    let map = pasr();
+    let (covered, free, masked) = map.totals();
+    let (puts, gets) = map.calls();
+    let (out_of_map_calls, out_of_map_bytes) = map.out_of_map();
+    let (failed_section, failed_kind) =
+        map.failure().map_or((-1, 0), |(s, k)| (s as i32, k as i32));
+    let stats = StatsC {
+        covered,
+        free,
+        masked,
+        puts,
+        gets,
+        out_of_map_calls,
+        out_of_map_bytes,
+        mask_updates: map.mask_updates(),
+        state: map.state() as i32,
+        dies: map.die_count() as i32,
+        sections: map.section_count() as i32,
+        failed_section,
+        failed_kind,
+    };
+    // SAFETY: The caller guarantees `out` is valid for writes.
+    unsafe { out.write(stats) };
+}
+
+/// The section holding `paddr`, or -1.
+#[no_mangle]
+pub extern "C" fn pasr_rs_lookup(paddr: u64) -> c_int {
+    pasr().lookup(paddr).map_or(-1, |i| i as c_int)
+}
+
+/// Compares the counters and masks with `actual[i]`, the bytes the buddy allocator holds free in
+/// section `i`; writes up to `max_out` findings to `out` and returns the number of mismatches.
+///
+/// # Safety
+///
+/// `actual` must point to `n` readable values and `out` to `max_out` writable entries. The
+/// caller keeps the allocator and PASR still meanwhile.
+#[no_mangle]
+pub unsafe extern "C" fn pasr_rs_verify(
+    actual: *const u64,
+    n: c_int,
+    out: *mut MismatchC,
+    max_out: c_int,
+) -> c_int {
+    let n = usize::try_from(n).unwrap_or(0);
+    let max_out = usize::try_from(max_out).unwrap_or(0);
+    let mut written = 0;
+    let bad = pasr().verify(
+        |i| {
+            if i < n {
+                // SAFETY: `i < n`, and the caller guarantees `n` readable values.
+                unsafe { *actual.add(i) }
+            } else {
+                0
+            }
+        },
+        |m: &Mismatch| {
+            if written < max_out {
+                // SAFETY: `written < max_out`, and the caller guarantees the room.
+                unsafe {
+                    out.add(written).write(MismatchC {
+                        section: m.section as i32,
+                        counted: m.counted,
+                        actual: m.actual,
+                        masked: m.masked,
+                        expected_masked: m.expected_masked,
+                    })
+                };
+                written += 1;
+            }
+        },
+    );
+    bad as c_int
 }
 
 /// Registers the controller callback of the die at `die_base`, and applies the current value.
