@@ -223,3 +223,36 @@ fn reconfiguring_starts_from_scratch() {
         (1, 2, 0, 0)
     );
 }
+
+#[test]
+fn verify_finds_counters_and_masks_that_disagree() {
+    let m = map_of(&TWO, &["64M@0x40000000:0x60000000"]);
+    m.put(0x4000_0000, S);
+    m.put(0x6000_0000, S);
+    let mut found = Vec::new();
+    assert_eq!(m.verify(|i| m.free(i), |f| found.push(*f)), 0);
+    // A block of section 9 is really free but was never put: counter too low, no mask issue.
+    let n = m.verify(
+        |i| if i == 9 { BLOCK } else { m.free(i) },
+        |f| found.push(*f),
+    );
+    assert_eq!(n, 1);
+    assert_eq!(
+        (found[0].section, found[0].counted, found[0].actual),
+        (9, 0, BLOCK)
+    );
+    // Section 8 really holds a used block: 8 and its pair 0 must not be masked.
+    found.clear();
+    let n = m.verify(
+        |i| if i == 8 { S - BLOCK } else { m.free(i) },
+        |f| found.push(*f),
+    );
+    assert_eq!(n, 2);
+    assert_eq!(
+        found
+            .iter()
+            .map(|f| (f.section, f.masked, f.expected_masked))
+            .collect::<Vec<_>>(),
+        [(0, true, false), (8, true, false)]
+    );
+}

@@ -269,7 +269,7 @@ fn concurrent_callers_lose_no_update() {
                     let mut rng = Rng(0x1234_5678 + t as u64);
                     // This thread owns the blocks whose index is t modulo THREADS.
                     let mut free = vec![false; nblocks];
-                    for _ in 0..50_000 {
+                    for _ in 0..200_000 {
                         let b = (rng.below((nblocks / THREADS) as u64) as usize) * THREADS + t;
                         let addr = base + b as u64 * BLOCK;
                         if free[b] {

@@ -10,7 +10,7 @@ use crate::layout::{
     parse_die, parse_interleave, parse_size, ErrorKind, Layout, LayoutError, Mode, ParamRef,
     MAX_DIES,
 };
-use crate::map::{legal_mask, Env, Map, State, Violation};
+use crate::map::{legal_mask, Env, Map, Mismatch, State, Violation};
 use core::cell::UnsafeCell;
 use core::ffi::c_void;
 use core::ptr::addr_of_mut;
@@ -508,6 +508,42 @@ fn mode_double_ended() {
     check!(m.die(0).map(|d| (d.mask, d.value)) == Some((0, 0)));
 }
 
+// Verifier.
+
+fn verify_agrees_with_truth() {
+    let m = map(TWO, &["64M@0x40000000:0x60000000"]);
+    m.put(0x4000_0000, S);
+    m.put(0x6000_0000, S);
+    m.put(0x4000_0000 + 3 * S, S - BLOCK);
+    let mut seen = 0;
+    check!(m.verify(|i| m.free(i), |_| seen += 1) == 0);
+    check!(seen == 0);
+}
+
+fn verify_reports_corrupt_counter() {
+    let m = map(TWO, &["64M@0x40000000:0x60000000"]);
+    m.put(0x4000_0000, S);
+    m.put(0x6000_0000, S);
+    // The allocator says one block of section 0 is in use: the counter lies, and section 0
+    // and its pair 8 are masked when they must not be.
+    let truth = |i: usize| if i == 0 { S - BLOCK } else { m.free(i) };
+    let mut first = None;
+    let bad = m.verify(truth, |f: &Mismatch| {
+        first.get_or_insert(*f);
+    });
+    check!(bad == 2);
+    check!(
+        first
+            == Some(Mismatch {
+                section: 0,
+                counted: S,
+                actual: S - BLOCK,
+                masked: true,
+                expected_masked: false,
+            })
+    );
+}
+
 // Live: the booted kernel's own map and allocator.
 
 extern "C" {
@@ -678,6 +714,8 @@ kunit_suite!(
         mode_bank_and_segment,
         mode_single_ended,
         mode_double_ended,
+        verify_agrees_with_truth,
+        verify_reports_corrupt_counter,
         live_map_is_enabled,
         live_max_order_blocks,
         live_mask_values_reach_dies,

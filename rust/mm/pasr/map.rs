@@ -15,13 +15,21 @@
 //! counter values. Since every such transition is followed by a recomputation under the lock,
 //! the last recomputation sees the final counters: no update is lost, and since masks are
 //! only written under the lock, no die's mask is ever half-written.
+//!
+//! A section may span two zones, so two `get`s can race on it: the one that takes it out of
+//! "entirely free" recomputes the mask, but the other must not return while the section is
+//! still masked either. Each section has a `relied` flag, set (sequentially consistent) before
+//! a mask that relies on the section being free is published, after which the section's
+//! counter is checked again. A `get` updates the counter, then reads the flag (both
+//! sequentially consistent): either the publisher sees the new counter and does not mask, or
+//! the `get` sees the flag and recomputes under the lock before returning. Retention wins.
 
 use crate::layout::{
     ErrorKind, Layout, LayoutError, Mode, ParamRef, MAX_DIES, MAX_SECTIONS, MAX_SECTIONS_PER_DIE,
 };
 use core::cell::UnsafeCell;
 use core::ffi::c_void;
-use core::sync::atomic::{AtomicU64, AtomicU8, AtomicUsize, Ordering};
+use core::sync::atomic::{AtomicBool, AtomicU64, AtomicU8, AtomicUsize, Ordering};
 
 /// Number of entries of the address-to-section lookup table.
 pub const LUT_ENTRIES: usize = 8192;
@@ -108,6 +116,7 @@ pub struct Section {
     bit: u8,
     pair: u16,
     free: AtomicU64,
+    relied: AtomicBool,
     puts: AtomicU64,
     gets: AtomicU64,
     transitions: AtomicU64,
@@ -123,6 +132,7 @@ impl Section {
         bit: 0,
         pair: NONE,
         free: AtomicU64::new(0),
+        relied: AtomicBool::new(false),
         puts: AtomicU64::new(0),
         gets: AtomicU64::new(0),
         transitions: AtomicU64::new(0),
@@ -134,8 +144,9 @@ impl Section {
         self.start + self.size
     }
 
+    /// Whether the section is entirely free; ordered against `relied` (see the module docs).
     fn is_free(&self) -> bool {
-        self.free.load(Ordering::Acquire) == self.size
+        self.free.load(Ordering::SeqCst) == self.size
     }
 }
 
@@ -587,13 +598,15 @@ impl<E: Env> Map<E> {
         } else {
             s.gets.fetch_add(1, Ordering::Relaxed);
             s.free
-                .fetch_update(Ordering::AcqRel, Ordering::Acquire, |v| {
-                    v.checked_sub(bytes)
-                })
+                .fetch_update(Ordering::SeqCst, Ordering::SeqCst, |v| v.checked_sub(bytes))
         };
         match r {
-            // Only a change between "entirely free" and not can change a mask.
-            Ok(old) if (free && old + bytes == s.size) || (!free && old == s.size) => {
+            // Only a change between "entirely free" and not can change a mask; a `get` must
+            // also wait for a mask that still relies on the section (see the module docs).
+            Ok(old)
+                if (free && old + bytes == s.size)
+                    || (!free && (old == s.size || s.relied.load(Ordering::SeqCst))) =>
+            {
                 self.refresh(i);
                 true
             }
@@ -639,6 +652,10 @@ impl<E: Env> Map<E> {
                 let masked = locked.mask[d] & (1 << s.bit) != 0;
                 self.env.section_changed(i, s.is_free(), masked);
             }
+            self.release(locked, i);
+            if s.pair != NONE {
+                self.release(locked, usize::from(s.pair));
+            }
         })
     }
 
@@ -652,12 +669,61 @@ impl<E: Env> Map<E> {
         *m = if ok { *m | bit } else { *m & !bit };
     }
 
+    /// Whether section `i` is masked now. Lock held.
+    fn is_masked(&self, locked: &Locked, i: usize) -> bool {
+        let s = &self.sections[i];
+        locked.mask[usize::from(s.die)] & (1 << s.bit) != 0
+    }
+
+    /// Clears the `relied` flag of section `i` if no mask relies on it. Lock held.
+    fn release(&self, locked: &Locked, i: usize) {
+        let s = &self.sections[i];
+        if !s.relied.load(Ordering::Relaxed) || s.is_free() || self.is_masked(locked, i) {
+            return;
+        }
+        if s.pair != NONE && self.is_masked(locked, usize::from(s.pair)) {
+            return;
+        }
+        s.relied.store(false, Ordering::Relaxed);
+    }
+
     /// Derives die `d`'s mask and register value from its maskable sections, and hands a new
     /// value to the controller. Returns the mask bits that changed. Lock held.
     fn apply(&self, locked: &mut Locked, d: usize) -> u64 {
         let die = &self.dies[d];
-        let (mask, value) = legal_mask(die.mode, u32::from(die.nsect), locked.maskable[d]);
-        self.set_mask(locked, d, mask, value)
+        let first = usize::from(die.first);
+        loop {
+            let (mask, value) = legal_mask(die.mode, u32::from(die.nsect), locked.maskable[d]);
+            // Claim every section a new mask bit relies on, then check it is still free.
+            let newly = mask & !locked.mask[d];
+            let mut bits = newly;
+            while bits != 0 {
+                let s = &self.sections[first + bits.trailing_zeros() as usize];
+                bits &= bits - 1;
+                s.relied.store(true, Ordering::SeqCst);
+                if s.pair != NONE {
+                    self.sections[usize::from(s.pair)]
+                        .relied
+                        .store(true, Ordering::SeqCst);
+                }
+            }
+            let mut stale = 0;
+            let mut bits = newly;
+            while bits != 0 {
+                let k = bits.trailing_zeros();
+                bits &= bits - 1;
+                let s = &self.sections[first + k as usize];
+                if !s.is_free() || (s.pair != NONE && !self.sections[usize::from(s.pair)].is_free())
+                {
+                    stale |= 1 << k;
+                }
+            }
+            if stale == 0 {
+                return self.set_mask(locked, d, mask, value);
+            }
+            // A `get` raced with us; it will recompute too once we drop the lock.
+            locked.maskable[d] &= !stale;
+        }
     }
 
     /// Installs a mask and value for die `d`. Returns the mask bits that changed. Lock held.
@@ -731,6 +797,9 @@ impl<E: Env> Map<E> {
             for d in 0..self.ndies {
                 locked.maskable[d] = 0;
                 self.set_mask(locked, d, 0, 0);
+            }
+            for s in &self.sections[..self.nsections] {
+                s.relied.store(false, Ordering::Relaxed);
             }
         })
     }
