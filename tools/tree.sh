@@ -2,7 +2,7 @@
 # Prepare the kernel tree in build/linux:
 #   1. extract the Debian linux-source tarball once and commit it as tag 'pristine';
 #   2. (re)apply patches/series with git am when the patch set changed;
-#   3. install the project's sources (rust/<subdir>/..., c-shim/...) at the
+#   3. install the project's sources (rust/<subdir>/..., c-shim/..., docs/linux/...) at the
 #      same relative paths in the tree, copying only files whose content changed.
 set -euo pipefail
 . "$(dirname "$0")/lib.sh"
@@ -93,35 +93,40 @@ fi
 # c-shim/include/linux/pasr.h -> include/linux/pasr.h. Top-level files of
 # rust/ and c-shim/ (Cargo.toml, README...) and the host test crate's
 # rust/{src,tests,benches,examples,target} are not installed.
+# Documentation mirrors the tree under docs/linux/: docs/linux/Documentation/mm/x.rst
+# -> Documentation/mm/x.rst (files in subdirectories only, like rust/ and c-shim/).
 new_manifest="$(mktemp)"
 trap 'rm -f "$new_manifest"' EXIT
-for top in rust c-shim; do
+for top in rust c-shim docs/linux; do
 	[ -d "$REPO/$top" ] || continue
 	( cd "$REPO/$top" && find . -mindepth 2 -type f \
 		-not -path './src/*' -not -path './tests/*' -not -path './benches/*' \
 		-not -path './examples/*' -not -path './target/*' \
 		-not -name '*~' -not -name '.*.swp' -not -name '.#*' -printf "$top/%P\n" )
 done | sort >"$new_manifest"
+# repo path -> tree path: drop docs/linux/, or else the first component
+DST_SED='s,^docs/linux/,,;t;s,^[^/]*/,,'
 
 # the same destination from two places would be ambiguous
-dups="$(sed 's,^[^/]*/,,' "$new_manifest" | sort | uniq -d)"
-[ -z "$dups" ] || die "tree: installed from both rust/ and c-shim/: $dups"
+dups="$(sed "$DST_SED" "$new_manifest" | sort | uniq -d)"
+[ -z "$dups" ] || die "tree: installed from more than one of rust/, c-shim/, docs/linux/: $dups"
 
 changed=0
 while IFS= read -r src; do
-	dst="$TREE/${src#*/}"
+	rel="$(printf '%s\n' "$src" | sed "$DST_SED")"
+	dst="$TREE/$rel"
 	if ! cmp -s "$REPO/$src" "$dst"; then
 		mkdir -p "$(dirname "$dst")"
 		cp "$REPO/$src" "$dst"
-		log "tree: installed $src -> ${src#*/}"
+		log "tree: installed $src -> $rel"
 		changed=$((changed + 1))
 	fi
 done <"$new_manifest"
 
 # remove files installed earlier whose source is gone from the repo
 if [ -f "$STAMPS/installed.manifest" ]; then
-	sed 's,^[^/]*/,,' "$new_manifest" | sort >"$new_manifest.dst"
-	sed 's,^[^/]*/,,' "$STAMPS/installed.manifest" | sort | comm -23 - "$new_manifest.dst" |
+	sed "$DST_SED" "$new_manifest" | sort >"$new_manifest.dst"
+	sed "$DST_SED" "$STAMPS/installed.manifest" | sort | comm -23 - "$new_manifest.dst" |
 		while IFS= read -r gone; do
 			if "${GIT[@]}" cat-file -e "HEAD:$gone" 2>/dev/null; then
 				"${GIT[@]}" checkout -q HEAD -- "$gone"
