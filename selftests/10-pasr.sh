@@ -1,0 +1,216 @@
+#!/bin/sh
+# PASR in-guest selftests. Each test prints one line
+#   SELFTEST: <name> PASS|FAIL|SKIP <details>
+# and the numbers it judged on, so that a failure says why.
+#
+# Command-line knobs (added by the boot scenario):
+#   pasr_test.expect=on|off   whether PASR must be enabled (default: on iff ddr_die= given)
+#   pasr_test.workloads=0     skip the allocation workloads
+
+SYS=/sys/kernel/mm/pasr
+DBG=/sys/kernel/debug/pasr
+TRACE=/sys/kernel/tracing
+
+arg() {
+	for w in $(cat /proc/cmdline); do
+		case "$w" in "$1"=*) echo "${w#*=}"; return 0 ;; esac
+	done
+	return 1
+}
+
+result() { echo "SELFTEST: $1 $2 $3"; }
+
+masked() { cat $SYS/masked_bytes; }
+
+mib() { echo $(($1 / 1048576)); }
+
+# Mismatch count reported by the verifier (stops all CPUs, walks the free lists).
+mismatches() {
+	v="$(cat $DBG/verify 2>/dev/null)" || { echo -1; return; }
+	echo "$v" | awk '/^sections/ {print $6}'
+}
+
+mem_free_mib() { awk '/^MemFree:/ {print int($2 / 1024)}' /proc/meminfo; }
+
+# fill DIR MIB: write MIB MiB of data into a tmpfs file.
+fill() {
+	dd if=/dev/zero of="$1/fill" bs=1M count="$2" 2>/dev/null
+}
+
+layout_given=0
+grep -q 'ddr_die=' /proc/cmdline && layout_given=1
+expect="$(arg pasr_test.expect)" || { [ $layout_given = 1 ] && expect=on || expect=off; }
+
+# --- state: sysfs ABI and the expected enable state --------------------------
+test_state() {
+	if [ ! -d $SYS ]; then
+		result pasr-state FAIL "(no $SYS)"
+		return
+	fi
+	for f in enabled total_bytes free_bytes masked_bytes dies sections; do
+		[ -r $SYS/$f ] || { result pasr-state FAIL "(missing $SYS/$f)"; return; }
+	done
+	en=$(cat $SYS/enabled)
+	want=0
+	[ "$expect" = on ] && want=1
+	if [ "$en" != "$want" ]; then
+		result pasr-state FAIL "(enabled=$en, expected $want)"
+		return
+	fi
+	if [ "$en" = 0 ]; then
+		if [ "$(cat $SYS/dies)" = 0 ] && [ "$(cat $SYS/masked_bytes)" = 0 ]; then
+			result pasr-state PASS "(disabled, no dies, nothing masked)"
+		else
+			result pasr-state FAIL "(disabled but dies=$(cat $SYS/dies) masked=$(masked))"
+		fi
+		return
+	fi
+	ndies=$(tr ' ' '\n' </proc/cmdline | grep -c '^ddr_die=')
+	d=$(cat $SYS/dies)
+	tot=$(cat $SYS/total_bytes)
+	m=$(masked)
+	if [ "$ndies" -gt 0 ] && [ "$d" != "$ndies" ]; then
+		result pasr-state FAIL "(dies=$d, command line has $ndies)"
+	elif [ "$m" -le 0 ] || [ "$m" -gt "$tot" ]; then
+		result pasr-state FAIL "(masked=$m of $tot after boot)"
+	else
+		result pasr-state PASS "(dies=$d sections=$(cat $SYS/sections) masked=$(mib $m)MiB of $(mib $tot)MiB)"
+	fi
+}
+
+# --- verify: the counters match the buddy free lists --------------------------
+test_verify() {
+	n=$(mismatches)
+	if [ "$n" = 0 ]; then
+		result "$1" PASS "($(head -n1 $DBG/verify))"
+	else
+		result "$1" FAIL "(mismatches=$n: $(cat $DBG/verify | tr '\n' ';'))"
+	fi
+}
+
+# --- alloc: masked bytes follow a workload that uses most of memory ------------
+test_alloc() {
+	mkdir -p /mnt/fill && mount -t tmpfs -o size=95% tmpfs /mnt/fill
+	m0=$(masked)
+	want=$(($(mem_free_mib) * 70 / 100))
+	fill /mnt/fill $want
+	m1=$(masked)
+	v1=$(mismatches)
+	rm -f /mnt/fill/fill
+	umount /mnt/fill
+	# Let per-cpu page lists drain back into max-order blocks.
+	echo 1 >/proc/sys/vm/compact_memory 2>/dev/null
+	sleep 1
+	m2=$(masked)
+	v2=$(mismatches)
+	d="(used ${want}MiB: masked $(mib $m0) -> $(mib $m1) -> $(mib $m2) MiB, mismatches $v1/$v2)"
+	if [ "$m1" -lt "$m0" ] && [ "$m2" -gt "$m1" ] && [ "$v1" = 0 ] && [ "$v2" = 0 ]; then
+		result pasr-alloc PASS "$d"
+	else
+		result pasr-alloc FAIL "$d"
+	fi
+}
+
+# --- pagecache: dropping clean page cache unmasks nothing, and frees sections --
+test_pagecache() {
+	dev=/dev/vda
+	if [ ! -b $dev ]; then
+		result pasr-pagecache SKIP "(no $dev: boot without --disk)"
+		return
+	fi
+	echo 3 >/proc/sys/vm/drop_caches
+	m0=$(masked)
+	want=$(($(mem_free_mib) * 60 / 100))
+	dd if=$dev of=/dev/null bs=1M count=$want 2>/dev/null
+	m1=$(masked)
+	echo 3 >/proc/sys/vm/drop_caches
+	echo 1 >/proc/sys/vm/compact_memory 2>/dev/null
+	sleep 1
+	m2=$(masked)
+	v=$(mismatches)
+	d="(read ${want}MiB: masked $(mib $m0) -> $(mib $m1) -> $(mib $m2) MiB after drop_caches, mismatches $v)"
+	if [ "$m1" -lt "$m0" ] && [ "$m2" -gt "$m1" ] && [ "$v" = 0 ]; then
+		result pasr-pagecache PASS "$d"
+	else
+		result pasr-pagecache FAIL "$d"
+	fi
+}
+
+# --- smp: concurrent allocation and freeing on every CPU ----------------------
+test_smp() {
+	ncpu=$(grep -c ^processor /proc/cpuinfo)
+	if [ "$ncpu" -lt 2 ]; then
+		result pasr-smp SKIP "(1 CPU)"
+		return
+	fi
+	mkdir -p /mnt/smp && mount -t tmpfs -o size=90% tmpfs /mnt/smp
+	per=$(($(mem_free_mib) * 30 / 100 / ncpu))
+	g0=$(awk '/^gets/ {print $2}' $DBG/stats)
+	end=$(($(cut -d. -f1 /proc/uptime) + 8))
+	i=0
+	while [ $i -lt "$ncpu" ]; do
+		(
+			mkdir -p /mnt/smp/$i
+			while [ "$(cut -d. -f1 /proc/uptime)" -lt $end ]; do
+				fill /mnt/smp/$i $per
+				rm -f /mnt/smp/$i/fill
+			done
+		) &
+		i=$((i + 1))
+	done
+	wait
+	umount /mnt/smp
+	g1=$(awk '/^gets/ {print $2}' $DBG/stats)
+	v=$(mismatches)
+	d="($ncpu CPUs x ${per}MiB for 8s: $((g1 - g0)) max-order gets, mismatches $v)"
+	if [ "$v" = 0 ] && [ "$g1" -gt "$g0" ]; then
+		result pasr-smp PASS "$d"
+	else
+		result pasr-smp FAIL "$d"
+	fi
+}
+
+# --- trace: the tracepoints exist and fire -----------------------------------
+test_trace() {
+	for e in pasr:pasr_mask_update pasr:pasr_section_state; do
+		if ! grep -qx "$e" $TRACE/available_events; then
+			result pasr-trace FAIL "($e not in available_events)"
+			return
+		fi
+	done
+	echo >$TRACE/trace
+	echo 1 >$TRACE/events/pasr/enable
+	mkdir -p /mnt/tr && mount -t tmpfs -o size=90% tmpfs /mnt/tr
+	fill /mnt/tr $(($(mem_free_mib) * 50 / 100))
+	rm -f /mnt/tr/fill
+	umount /mnt/tr
+	echo 1 >/proc/sys/vm/compact_memory 2>/dev/null
+	echo 0 >$TRACE/events/pasr/enable
+	nm=$(grep -c 'pasr_mask_update:' $TRACE/trace)
+	ns=$(grep -c 'pasr_section_state:' $TRACE/trace)
+	if [ "$nm" -gt 0 ] && [ "$ns" -gt 0 ]; then
+		result pasr-trace PASS "($nm mask updates, $ns section events; e.g. $(grep -m1 -o 'pasr_mask_update:.*' $TRACE/trace))"
+	else
+		result pasr-trace FAIL "($nm mask updates, $ns section events)"
+	fi
+}
+
+test_state
+if [ "$(cat $SYS/enabled 2>/dev/null)" != 1 ]; then
+	for t in verify alloc pagecache smp trace verify-end; do
+		result pasr-$t SKIP "(PASR not enabled)"
+	done
+	exit 0
+fi
+test_verify pasr-verify
+if [ "$(arg pasr_test.workloads)" = 0 ]; then
+	for t in alloc pagecache smp trace verify-end; do
+		result pasr-$t SKIP "(pasr_test.workloads=0)"
+	done
+	exit 0
+fi
+test_alloc
+test_pagecache
+test_smp
+test_trace
+test_verify pasr-verify-end
