@@ -4,6 +4,8 @@
 set -euo pipefail
 . "$(dirname "$0")/../tools/lib.sh"
 
+lock initramfs
+
 BB="$DEPS_DIR/busybox-arm64/bin/busybox"
 [ -x "$BB" ] || die "initramfs: $BB missing (run 'make deps')"
 OUT="$INITRAMFS_DIR/initramfs.cpio.gz"

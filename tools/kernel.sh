@@ -3,6 +3,8 @@
 set -euo pipefail
 . "$(dirname "$0")/lib.sh"
 
+lock kernel
+
 FRAGMENT="$REPO/Kconfig.fragment"
 O="$OUT_QEMU"
 mkdir -p "$O"

@@ -8,6 +8,8 @@
 set -euo pipefail
 . "$(dirname "$0")/lib.sh"
 
+lock kunit
+
 KUNIT_ARGS="${KUNIT_ARGS-ddr_die=512M@0x40000000 ddr_die=512M@0x60000000}"
 if [ -z "${KUNITCONFIG:-}" ]; then
 	if [ -f "$TREE/mm/pasr/.kunitconfig" ]; then

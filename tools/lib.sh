@@ -37,6 +37,16 @@ mkdir -p "$STAMPS" "$LOGS" "$RESULTS"
 log() { printf '%s\n' "$*" >&2; }
 die() { printf 'error: %s\n' "$*" >&2; exit 1; }
 
+# lock NAME: serialise this script against other runs using the same part of
+# build/ (two builds in one O= directory corrupt each other). Held until exit.
+lock() {
+	exec 9>"$STAMPS/$1.lock"
+	if ! flock -n 9; then
+		log "$1: waiting for another run using build/ to finish"
+		flock 9
+	fi
+}
+
 # record_result SUITE NAME PASS|FAIL [details]
 record_result() {
 	local suite="$1" name="$2" status="$3"

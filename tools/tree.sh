@@ -7,6 +7,8 @@
 set -euo pipefail
 . "$(dirname "$0")/lib.sh"
 
+lock tree
+
 GIT=(git -C "$TREE" -c user.name="PASR build" -c user.email="pasr-build@localhost"
 	-c core.autocrlf=false -c gc.auto=0 -c advice.detachedHead=false)
 
