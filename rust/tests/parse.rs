@@ -225,3 +225,71 @@ fn holes_between_dies_and_any_order_are_fine() {
     assert_eq!(m.section(3).unwrap().start, 0x4000_0000 + 192 * MIB);
     assert_eq!(m.lookup(0x5000_0000), None);
 }
+
+#[test]
+fn device_tree_properties() {
+    let be = |v: &[u32]| v.iter().flat_map(|c| c.to_be_bytes()).collect::<Vec<u8>>();
+    let d = parse_dt_die(&be(&[0, 0x4000_0000, 0, 0x2000_0000]), 2, 2, None, None).unwrap();
+    assert_eq!(
+        (d.base, d.size, d.sections, d.mode),
+        (0x4000_0000, 512 * MIB, 8, Mode::Bank)
+    );
+    let d = parse_dt_die(
+        &be(&[0x8, 0, 0x1, 0]),
+        2,
+        2,
+        Some(&be(&[16])),
+        Some(b"single\0"),
+    )
+    .unwrap();
+    assert_eq!(
+        (d.base, d.size, d.sections, d.mode),
+        (8 << 32, 1 << 32, 16, Mode::SingleEnded)
+    );
+    let reg = be(&[0, 0x4000_0000, 0, 0x2000_0000]);
+    assert_eq!(
+        parse_dt_die(&reg[..15], 2, 2, None, None),
+        Err(ErrorKind::BadProperty)
+    );
+    assert_eq!(
+        parse_dt_die(&reg, 1, 1, None, None),
+        Err(ErrorKind::BadProperty)
+    );
+    assert_eq!(
+        parse_dt_die(&reg, 4, 0, None, None),
+        Err(ErrorKind::BadCells)
+    );
+    assert_eq!(
+        parse_dt_die(&reg, 2, 2, Some(&[1]), None),
+        Err(ErrorKind::BadProperty)
+    );
+    assert_eq!(
+        parse_dt_die(&reg, 2, 2, None, Some(b"\0")),
+        Err(ErrorKind::BadMode)
+    );
+    let mut l = Layout::new();
+    let p = be(&[
+        0,
+        0x4000_0000,
+        0,
+        0x6000_0000,
+        0,
+        0x800_0000,
+        0,
+        0x4800_0000,
+        0,
+        0x6800_0000,
+        0,
+        0x800_0000,
+    ]);
+    parse_dt_interleaves(&p, 2, 2, &mut l).unwrap();
+    assert_eq!(l.interleaves().len(), 2);
+    assert_eq!(
+        (l.interleaves()[1].a, l.interleaves()[1].b),
+        (0x4800_0000, 0x6800_0000)
+    );
+    assert_eq!(
+        parse_dt_interleaves(&p[..20], 2, 2, &mut l),
+        Err(ErrorKind::BadProperty)
+    );
+}

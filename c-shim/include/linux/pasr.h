@@ -64,6 +64,22 @@ int pasr_rs_init(const char *const *dies, size_t ndies,
 		 const char *const *ilvs, size_t nilvs, u64 min_section);
 void pasr_rs_late_init(void);
 
+/* Raw properties of one die@ node of a "linux,pasr-ddr-layout" node. */
+struct pasr_dt_die {
+	const char *name;
+	const void *reg;
+	int reg_len;
+	const void *sections;
+	int sections_len;
+	const void *mode;
+	int mode_len;
+	const void *interleave;
+	int interleave_len;
+};
+
+int pasr_rs_init_dt(const struct pasr_dt_die *dies, size_t n, u32 addr_cells,
+		    u32 size_cells, u64 min_section);
+
 /* Snapshots from the Rust core, for sysfs and debugfs (mirrored in pasr.rs). */
 struct pasr_section_info {
 	u64 start, size, free, puts, gets, transitions, masked_ns;

@@ -18,6 +18,7 @@
 #include <linux/mm.h>
 #include <linux/mmzone.h>
 #include <linux/mutex.h>
+#include <linux/of.h>
 #include <linux/pasr.h>
 #include <linux/seq_file.h>
 #include <linux/spinlock.h>
@@ -82,21 +83,85 @@ static int __init pasr_param(char *val)
 }
 early_param("pasr", pasr_param);
 
+#ifdef CONFIG_OF
+static struct pasr_dt_die pasr_dt_dies[PASR_MAX_ARGS] __initdata;
+
+/*
+ * Hands the raw die@ properties of the first "linux,pasr-ddr-layout" node to
+ * the core, which decodes and validates them. Returns 1 if there is none.
+ * The unflattened tree is read-only by now, so the property pointers stay
+ * valid during the call.
+ */
+static int __init pasr_init_dt(void)
+{
+	struct device_node *np, *child;
+	u32 addr_cells, size_cells;
+	size_t n = 0;
+	int ret;
+
+	np = of_find_compatible_node(NULL, NULL, "linux,pasr-ddr-layout");
+	if (!np)
+		return 1;
+	if (!of_device_is_available(np)) {
+		of_node_put(np);
+		return 1;
+	}
+	if (of_property_read_u32(np, "#address-cells", &addr_cells))
+		addr_cells = 0;
+	if (of_property_read_u32(np, "#size-cells", &size_cells))
+		size_cells = 0;
+	for_each_available_child_of_node(np, child) {
+		struct pasr_dt_die *d = &pasr_dt_dies[n];
+
+		if (!of_node_name_eq(child, "die"))
+			continue;
+		if (n == PASR_MAX_ARGS) {
+			of_node_put(child);
+			break;
+		}
+		d->name = of_node_full_name(child);
+		d->reg = of_get_property(child, "reg", &d->reg_len);
+		d->sections = of_get_property(child, "linux,pasr-sections",
+					      &d->sections_len);
+		d->mode = of_get_property(child, "linux,pasr-mode", &d->mode_len);
+		d->interleave = of_get_property(child, "linux,pasr-interleave",
+						&d->interleave_len);
+		n++;
+	}
+	ret = n ? pasr_rs_init_dt(pasr_dt_dies, n, addr_cells, size_cells,
+				  PAGE_SIZE << MAX_PAGE_ORDER) : 1;
+	if (!n)
+		pr_err("%pOF: no die@ nodes; PASR disabled\n", np);
+	of_node_put(np);
+	return ret;
+}
+#else
+static int __init pasr_init_dt(void)
+{
+	return 1;
+}
+#endif
+
 /*
  * Called by start_kernel() before mm_core_init() frees memblock memory into
- * the buddy allocator, so that every free max-order block is counted.
+ * the buddy allocator, so that every free max-order block is counted. Boot
+ * parameters take precedence over the device tree.
  */
 void __init pasr_init(void)
 {
-	if (!pasr_ndies && !pasr_nilvs)
-		return;
+	int ret;
+
 	if (pasr_off) {
 		pr_info("disabled by pasr=off\n");
 		return;
 	}
-	if (pasr_rs_init(pasr_die_args, min(pasr_ndies, PASR_MAX_ARGS),
-			 pasr_ilv_args, min(pasr_nilvs, PASR_MAX_ARGS),
-			 PAGE_SIZE << MAX_PAGE_ORDER))
+	if (pasr_ndies || pasr_nilvs)
+		ret = pasr_rs_init(pasr_die_args, min(pasr_ndies, PASR_MAX_ARGS),
+				   pasr_ilv_args, min(pasr_nilvs, PASR_MAX_ARGS),
+				   PAGE_SIZE << MAX_PAGE_ORDER);
+	else
+		ret = pasr_init_dt();
+	if (ret)
 		return;
 	static_branch_enable(&pasr_enabled_key);
 	pr_info("enabled\n");

@@ -7,8 +7,8 @@
 //! needs a layout on the command line (`make kunit` passes one).
 
 use crate::layout::{
-    parse_die, parse_interleave, parse_size, ErrorKind, Layout, LayoutError, Mode, ParamRef,
-    MAX_DIES,
+    parse_die, parse_dt_die, parse_dt_interleaves, parse_interleave, parse_size, ErrorKind, Layout,
+    LayoutError, Mode, ParamRef, MAX_DIES,
 };
 use crate::map::{legal_mask, Env, Map, Mismatch, State, Violation};
 use core::cell::UnsafeCell;
@@ -159,6 +159,47 @@ fn parse_interleave_good_and_bad() {
     check!(parse_interleave(b"256M@1G") == Err(ErrorKind::MissingColon));
     check!(parse_interleave(b"256M@1G:2G!") == Err(ErrorKind::TrailingGarbage));
     check!(parse_interleave(b"256M-1G:2G") == Err(ErrorKind::MissingAt));
+}
+
+// Device-tree properties: big-endian cells.
+
+fn dt_die_good() {
+    let reg = [0, 0, 0, 0, 0x40, 0, 0, 0, 0, 0, 0, 0, 0x20, 0, 0, 0];
+    let d = parse_dt_die(&reg, 2, 2, None, None);
+    check!(
+        d.map(|d| (d.base, d.size, d.sections, d.mode))
+            == Ok((0x4000_0000, 512 * MIB, 8, Mode::Bank))
+    );
+    let reg1 = [0x80, 0, 0, 0, 0x10, 0, 0, 0];
+    let d = parse_dt_die(&reg1, 1, 1, Some(&[0, 0, 0, 4]), Some(b"double\0"));
+    check!(
+        d.map(|d| (d.base, d.size, d.sections, d.mode))
+            == Ok((0x8000_0000, 256 * MIB, 4, Mode::DoubleEnded))
+    );
+}
+
+fn dt_die_bad() {
+    let reg = [0, 0, 0, 0, 0x40, 0, 0, 0, 0, 0, 0, 0, 0x20, 0, 0, 0];
+    check!(parse_dt_die(&reg[..12], 2, 2, None, None) == Err(ErrorKind::BadProperty));
+    check!(parse_dt_die(&reg, 2, 1, None, None) == Err(ErrorKind::BadProperty));
+    check!(parse_dt_die(&reg, 3, 1, None, None) == Err(ErrorKind::BadCells));
+    check!(parse_dt_die(&reg, 2, 0, None, None) == Err(ErrorKind::BadCells));
+    check!(parse_dt_die(&reg, 2, 2, Some(&[0, 8]), None) == Err(ErrorKind::BadProperty));
+    check!(parse_dt_die(&reg, 2, 2, None, Some(b"fast\0")) == Err(ErrorKind::BadMode));
+    check!(parse_dt_die(&[], 2, 2, None, None) == Err(ErrorKind::BadProperty));
+}
+
+fn dt_interleave() {
+    let mut l = Layout::new();
+    let p = [0x40, 0, 0, 0, 0x60, 0, 0, 0, 0x08, 0, 0, 0];
+    check!(parse_dt_interleaves(&p, 1, 1, &mut l).is_ok());
+    check!(
+        l.interleaves().first().map(|i| (i.a, i.b, i.size))
+            == Some((0x4000_0000, 0x6000_0000, 128 * MIB))
+    );
+    check!(parse_dt_interleaves(&p[..8], 1, 1, &mut l) == Err(ErrorKind::BadProperty));
+    check!(parse_dt_interleaves(&[], 1, 1, &mut l) == Err(ErrorKind::BadProperty));
+    check!(parse_dt_interleaves(&p, 1, 3, &mut l) == Err(ErrorKind::BadCells));
 }
 
 // Validation: every refusal, each leaving the map off.
@@ -683,6 +724,9 @@ kunit_suite!(
         parse_die_good,
         parse_die_bad,
         parse_interleave_good_and_bad,
+        dt_die_good,
+        dt_die_bad,
+        dt_interleave,
         refuse_zero_size,
         refuse_bad_section_count,
         refuse_small_sections,

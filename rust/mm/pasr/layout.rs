@@ -136,6 +136,10 @@ pub enum ErrorKind {
     PairSizeMismatch,
     /// `interleaved=` given without any die.
     NoDies,
+    /// A device-tree property has the wrong length for its cells.
+    BadProperty,
+    /// `#address-cells` or `#size-cells` is not 1 or 2.
+    BadCells,
 }
 
 impl ErrorKind {
@@ -170,6 +174,8 @@ impl ErrorKind {
             ErrorKind::PairedTwice => "section already paired",
             ErrorKind::PairSizeMismatch => "paired sections differ in size",
             ErrorKind::NoDies => "interleaved= without any ddr_die=",
+            ErrorKind::BadProperty => "property length does not match its cells",
+            ErrorKind::BadCells => "#address-cells and #size-cells must be 1 or 2",
         }
     }
 }
@@ -393,4 +399,75 @@ pub fn parse_interleave(s: &[u8]) -> Result<InterleaveSpec, ErrorKind> {
         a,
         b: parse_exact(rest)?,
     })
+}
+
+/// Reads one number of `cells` big-endian 32-bit cells from the front of `prop`.
+fn dt_number(prop: &[u8], cells: u32) -> Result<(u64, &[u8]), ErrorKind> {
+    if !(1..=2).contains(&cells) {
+        return Err(ErrorKind::BadCells);
+    }
+    let n = cells as usize * 4;
+    if prop.len() < n {
+        return Err(ErrorKind::BadProperty);
+    }
+    let v = prop[..n].iter().fold(0u64, |v, &b| (v << 8) | u64::from(b));
+    Ok((v, &prop[n..]))
+}
+
+/// A device-tree string property: the bytes before the terminating NUL.
+fn dt_string(prop: &[u8]) -> &[u8] {
+    prop.split(|&c| c == 0).next().unwrap_or(prop)
+}
+
+/// Decodes one `die@` node of a `linux,pasr-ddr-layout` node: `reg` in the parent's cells,
+/// and the optional `linux,pasr-sections` (one cell) and `linux,pasr-mode` (string).
+pub fn parse_dt_die(
+    reg: &[u8],
+    addr_cells: u32,
+    size_cells: u32,
+    sections: Option<&[u8]>,
+    mode: Option<&[u8]>,
+) -> Result<DieSpec, ErrorKind> {
+    let (base, rest) = dt_number(reg, addr_cells)?;
+    let (size, rest) = dt_number(rest, size_cells)?;
+    if !rest.is_empty() {
+        return Err(ErrorKind::BadProperty);
+    }
+    let sections = match sections {
+        None => DEFAULT_SECTIONS,
+        Some(p) if p.len() == 4 => dt_number(p, 1)?.0 as u32,
+        Some(_) => return Err(ErrorKind::BadProperty),
+    };
+    let mode = match mode {
+        None => Mode::Bank,
+        Some(p) => Mode::from_name(dt_string(p)).ok_or(ErrorKind::BadMode)?,
+    };
+    Ok(DieSpec {
+        base,
+        size,
+        sections,
+        mode,
+    })
+}
+
+/// Decodes a `linux,pasr-interleave` property, triplets `<A B SIZE>` in the parent's cells,
+/// into `layout`.
+pub fn parse_dt_interleaves(
+    prop: &[u8],
+    addr_cells: u32,
+    size_cells: u32,
+    layout: &mut Layout,
+) -> Result<(), ErrorKind> {
+    let mut rest = prop;
+    if rest.is_empty() {
+        return Err(ErrorKind::BadProperty);
+    }
+    while !rest.is_empty() {
+        let (a, r) = dt_number(rest, addr_cells)?;
+        let (b, r) = dt_number(r, addr_cells)?;
+        let (size, r) = dt_number(r, size_cells)?;
+        layout.add_interleave(InterleaveSpec { size, a, b })?;
+        rest = r;
+    }
+    Ok(())
 }

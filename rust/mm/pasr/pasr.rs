@@ -22,7 +22,10 @@ pub mod map;
 #[cfg(CONFIG_PASR_KUNIT_TEST)]
 mod kunit;
 
-use layout::{parse_die, parse_interleave, Layout, LayoutError, ParamRef, MAX_DIES};
+use layout::{
+    parse_die, parse_dt_die, parse_dt_interleaves, parse_interleave, ErrorKind, Layout,
+    LayoutError, ParamRef, MAX_DIES, MAX_INTERLEAVES,
+};
 use map::{Env, Map, MaskFn, Mismatch, State, Violation};
 
 /// Log prefix of the `pr_*!` macros; this object is not a module.
@@ -117,20 +120,66 @@ fn show(s: &[u8]) -> &str {
     core::str::from_utf8(s).unwrap_or("<non-UTF-8>")
 }
 
-fn report(err: &LayoutError, dies: &[&[u8]], ilvs: &[&[u8]]) {
+/// Where a layout came from, to name the offending input in errors.
+enum Source<'a> {
+    /// `ddr_die=` and `interleaved=` values.
+    CmdLine {
+        dies: &'a [&'a [u8]],
+        ilvs: &'a [&'a [u8]],
+    },
+    /// Device-tree `die@` node names, and the node of each interleave.
+    Dt {
+        nodes: &'a [&'a [u8]],
+        ilv_node: &'a [usize],
+    },
+}
+
+fn at<'a>(v: &[&'a [u8]], i: usize) -> &'a str {
+    show(v.get(i).copied().unwrap_or(b"?"))
+}
+
+fn report(err: &LayoutError, src: &Source<'_>) {
     let reason = err.kind.reason();
-    match err.param {
-        ParamRef::Die(i) => pr_err!(
-            "ddr_die={}: {}; PASR disabled\n",
-            show(dies.get(i).copied().unwrap_or(b"?")),
+    match (err.param, src) {
+        (ParamRef::Die(i), Source::CmdLine { dies, .. }) => {
+            pr_err!("ddr_die={}: {}; PASR disabled\n", at(dies, i), reason)
+        }
+        (ParamRef::Interleave(i), Source::CmdLine { ilvs, .. }) => {
+            pr_err!("interleaved={}: {}; PASR disabled\n", at(ilvs, i), reason)
+        }
+        (ParamRef::Die(i), Source::Dt { nodes, .. }) => {
+            pr_err!("DT {}: {}; PASR disabled\n", at(nodes, i), reason)
+        }
+        (ParamRef::Interleave(i), Source::Dt { nodes, ilv_node }) => pr_err!(
+            "DT {}: linux,pasr-interleave: {}; PASR disabled\n",
+            at(nodes, ilv_node.get(i).copied().unwrap_or(usize::MAX)),
             reason
         ),
-        ParamRef::Interleave(i) => pr_err!(
-            "interleaved={}: {}; PASR disabled\n",
-            show(ilvs.get(i).copied().unwrap_or(b"?")),
-            reason
-        ),
-        ParamRef::Layout => pr_err!("layout: {}; PASR disabled\n", reason),
+        (ParamRef::Layout, _) => pr_err!("layout: {}; PASR disabled\n", reason),
+    }
+}
+
+/// Builds the global map from a parsed layout, or reports why not. Returns 0 on success.
+///
+/// # Safety
+///
+/// Same as [`pasr_rs_init`].
+unsafe fn init_from(
+    parsed: Result<Layout, LayoutError>,
+    src: &Source<'_>,
+    min_section: u64,
+) -> c_int {
+    // SAFETY: The caller guarantees that nothing else uses PASR yet.
+    let map = unsafe { &mut *PASR.0.get() };
+    match parsed.and_then(|l| map.configure(&l, min_section).map(|()| l)) {
+        Ok(_) => {
+            print_map(map);
+            0
+        }
+        Err(e) => {
+            report(&e, src);
+            EINVAL.to_errno()
+        }
     }
 }
 
@@ -182,16 +231,102 @@ pub unsafe extern "C" fn pasr_rs_init(
             l.add_interleave(parse_interleave(s).map_err(err)?)
                 .map_err(err)?;
         }
-        Ok(())
+        Ok(l)
     })();
-    // SAFETY: The caller guarantees that nothing else uses PASR yet.
-    let map = unsafe { &mut *PASR.0.get() };
-    if let Err(e) = parsed.and_then(|()| map.configure(&l, min_section)) {
-        report(&e, die_args, ilv_args);
-        return EINVAL.to_errno();
+    let src = Source::CmdLine {
+        dies: die_args,
+        ilvs: ilv_args,
+    };
+    // SAFETY: Guaranteed by the caller.
+    unsafe { init_from(parsed, &src, min_section) }
+}
+
+/// The raw properties of one `die@` node; mirrors `struct pasr_dt_die`. A null pointer means
+/// the property is absent.
+#[repr(C)]
+pub struct DtDie {
+    name: *const c_char,
+    reg: *const u8,
+    reg_len: c_int,
+    sections: *const u8,
+    sections_len: c_int,
+    mode: *const u8,
+    mode_len: c_int,
+    interleave: *const u8,
+    interleave_len: c_int,
+}
+
+/// A property as a byte slice, `None` if absent.
+///
+/// # Safety
+///
+/// `p` must be null or valid for reads of `len` bytes for `'a`.
+unsafe fn prop<'a>(p: *const u8, len: c_int) -> Option<&'a [u8]> {
+    if p.is_null() {
+        return None;
     }
-    print_map(map);
-    0
+    // SAFETY: Guaranteed by the caller.
+    Some(unsafe { core::slice::from_raw_parts(p, usize::try_from(len).unwrap_or(0)) })
+}
+
+/// Like [`pasr_rs_init`], from the `die@` nodes of a `linux,pasr-ddr-layout` device-tree node.
+///
+/// # Safety
+///
+/// As [`pasr_rs_init`]; `dies` must point to `n` entries whose pointers are null or valid for
+/// their lengths (and `name` NUL-terminated) during the call.
+#[no_mangle]
+pub unsafe extern "C" fn pasr_rs_init_dt(
+    dies: *const DtDie,
+    n: usize,
+    addr_cells: u32,
+    size_cells: u32,
+    min_section: u64,
+) -> c_int {
+    let mut nodes: [&[u8]; MAX_DIES + 1] = [b""; MAX_DIES + 1];
+    let mut ilv_node = [usize::MAX; MAX_INTERLEAVES];
+    let mut l = Layout::new();
+    let mut parsed: Result<(), LayoutError> = Ok(());
+    for i in 0..n.min(MAX_DIES + 1) {
+        // SAFETY: `i < n`, and the caller guarantees the entries.
+        let d = unsafe { &*dies.add(i) };
+        // SAFETY: The caller guarantees a NUL-terminated name or null.
+        nodes[i] = unsafe { arg(&d.name, 0) };
+        let err = |kind| LayoutError {
+            param: ParamRef::Die(i),
+            kind,
+        };
+        // SAFETY: The caller guarantees each property pointer and length.
+        let (reg, sections, mode, ilv) = unsafe {
+            (
+                prop(d.reg, d.reg_len),
+                prop(d.sections, d.sections_len),
+                prop(d.mode, d.mode_len),
+                prop(d.interleave, d.interleave_len),
+            )
+        };
+        let before = l.interleaves().len();
+        if parsed.is_ok() {
+            let r = (|| {
+                let reg = reg.ok_or(ErrorKind::BadProperty)?;
+                l.add_die(parse_dt_die(reg, addr_cells, size_cells, sections, mode)?)?;
+                match ilv {
+                    Some(p) => parse_dt_interleaves(p, addr_cells, size_cells, &mut l),
+                    None => Ok(()),
+                }
+            })();
+            parsed = r.map_err(err);
+        }
+        for o in ilv_node.iter_mut().take(l.interleaves().len()).skip(before) {
+            *o = i;
+        }
+    }
+    let src = Source::Dt {
+        nodes: &nodes[..n.min(MAX_DIES + 1)],
+        ilv_node: &ilv_node,
+    };
+    // SAFETY: Guaranteed by the caller.
+    unsafe { init_from(parsed.map(|()| l), &src, min_section) }
 }
 
 fn print_map(map: &Map<KernelEnv>) {
