@@ -60,8 +60,15 @@ append="console=ttyAMA0 panic=-1 pasr_test.mem=$MEM_MIB pasr_test.smp=$SMP"
 [ "$INTERACTIVE" = 0 ] || append="$append pasr.shell"
 [ -z "$CMDLINE" ] || append="$append $CMDLINE"
 
+# A sparse, read-only scratch disk (/dev/vda): block-device page cache for the
+# selftests to fill and drop.
+DISK="$BUILD/scratch-disk.img"
+[ -f "$DISK" ] || truncate -s 4G "$DISK"
+
 qemu=(qemu-system-aarch64 -machine virt -cpu cortex-a57 -nographic -net none -no-reboot
-	-m "$MEM" -smp "$SMP" -kernel "$KERNEL" -initrd "$INITRD" -append "$append")
+	-m "$MEM" -smp "$SMP" -kernel "$KERNEL" -initrd "$INITRD" -append "$append"
+	-drive "file=$DISK,format=raw,if=none,id=hd0,readonly=on"
+	-device virtio-blk-device,drive=hd0)
 [ -z "$DTB" ] || qemu+=(-dtb "$DTB")
 
 mkdir -p "$(dirname "$LOG")"
