@@ -1,0 +1,323 @@
+#!/bin/bash
+# 'make lint': style and documentation checks; any finding fails.
+# Records PASS|FAIL lint/<check> in build/results/lint.txt.
+#
+#   checkpatch/series-*   scripts/checkpatch.pl --strict on every patch of build/series
+#                         (tools/series.sh), run from inside build/linux
+#   checkpatch/patches-*  the same on patches/; the LOCAL toolchain patches of
+#                         tools/series/plan, never submitted, without --strict and
+#                         without requiring a Signed-off-by
+#   maintainers           every file the series creates has the PASR MAINTAINERS entry
+#   rustfmt               make rustfmtcheck (rustfmt-web) on the tree, and rustfmt --check
+#                         on the repo's Rust files, host crate included
+#   clippy                mm/pasr/pasr.o built as 'make CLIPPY=1' does (rust-web-clippy),
+#                         no warning from mm/pasr/
+#   rustdoc               rustdoc of the mm/pasr crate with the kernel's rustdoc flags,
+#                         no warning
+#   htmldocs              make htmldocs SPHINXDIRS=mm, no warning about PASR
+#   abi                   scripts/get_abi.pl validate, and every sysfs attribute documented
+#   canary-*              a deliberately broken copy must fail rustfmt, checkpatch and
+#                         clippy, so that a broken checker cannot pass silently
+#
+# Clippy and rustdoc need a kernel built with CONFIG_PASR in build/out/qemu
+# ('make kernel'); they reuse its command line and objects and write nothing there.
+set -euo pipefail
+. "$(dirname "$0")/lib.sh"
+
+SERIES="$BUILD/series"
+DOCS_OUT="$BUILD/out/docs"
+SYSPATH="/usr/bin:$PATH" # Debian's python3 (python3-ply, -git, -sphinx) before any pyenv one
+TMP="$(mktemp -d)"
+trap 'rm -rf "$TMP"' EXIT
+rm -f "$RESULTS/lint.txt"
+nfail=0
+
+pass() { record_result lint "$1" PASS; log "lint: PASS $1"; }
+fail() {
+	local n="$1"
+	shift
+	record_result lint "$n" FAIL "$*"
+	log "lint: FAIL $n${*:+: $*}"
+	nfail=$((nfail + 1))
+}
+# show FILE: the findings, indented
+show() { sed 's/^/    /' "$1" >&2; }
+
+[ -f "$TREE/Makefile" ] || die "lint: no kernel tree at $TREE (run 'make tree')"
+# clippy and rustdoc read build/out/qemu: not while a kernel build writes it
+lock kernel
+
+# ---- the series ------------------------------------------------------------
+if "$REPO/tools/series.sh" >"$TMP/series.log" 2>&1; then
+	pass series
+else
+	cat "$TMP/series.log" >&2
+	fail series "tools/series.sh failed"
+fi
+
+# ---- checkpatch ------------------------------------------------------------
+# Ignored everywhere, with the reason:
+#   FILE_PATH_CHANGES  "added files, does MAINTAINERS need updating?" fires for every
+#                      patch that adds a file without touching MAINTAINERS. The series
+#                      adds the MAINTAINERS entry once, in the documentation patch; the
+#                      'maintainers' check below proves instead that get_maintainer.pl
+#                      gives the PASR entry for every file the series creates.
+# Waived for some files only (TYPE=PATH), with the reason:
+#   include/trace/events/*.h: OPEN_ENDED_LINE and PARENTHESIS_ALIGNMENT are the
+#                      TRACE_EVENT() layout used by every trace header in the tree.
+CP_IGNORE=FILE_PATH_CHANGES
+CP_WAIVERS=(
+	'OPEN_ENDED_LINE=include/trace/events/*.h'
+	'PARENTHESIS_ALIGNMENT=include/trace/events/*.h'
+)
+checkpatch() { # checkpatch NAME PATCH [--strict]
+	local name="$1" patch="$2" rc=0
+	shift 2
+	( cd "$TREE" && PATH="$SYSPATH" ./scripts/checkpatch.pl "$@" --show-types \
+		--ignore "$CP_IGNORE" "$patch" ) >"$TMP/cp.out" 2>"$TMP/cp.err" || true
+	if grep -q Traceback "$TMP/cp.err"; then
+		cat "$TMP/cp.err" >&2
+		fail "$name" "checkpatch's helper scripts failed (python3-ply, python3-git missing?)"
+		return
+	fi
+	/usr/bin/python3 "$REPO/tools/checkpatch-filter.py" "${CP_WAIVERS[@]}" \
+		<"$TMP/cp.out" >"$TMP/cp.left" || rc=$?
+	if [ "$rc" = 0 ]; then
+		pass "$name"
+		grep '^waived' "$TMP/cp.left" | sed 's/^/    /' >&2 || true
+	else
+		show "$TMP/cp.left"
+		fail "$name" "$(grep -E '^total:' "$TMP/cp.out" || echo 'checkpatch did not complete')"
+	fi
+}
+
+local_patches=()
+[ -f "$SERIES/BASE" ] && mapfile -t local_patches < <(grep -v '^#' "$SERIES/BASE")
+is_local() { local p; for p in ${local_patches[@]+"${local_patches[@]}"}; do [ "$p" = "$1" ] && return 0; done; return 1; }
+
+for p in "$SERIES"/[0-9]*.patch; do
+	[ -f "$p" ] || continue
+	case "$p" in */0000-cover-letter.patch) continue ;; esac
+	checkpatch "checkpatch/series-$(basename "$p" .patch)" "$p" --strict
+done
+while IFS= read -r p; do
+	p="${p%%#*}"
+	p="$(printf '%s' "$p" | sed -e 's/^[[:space:]]*//' -e 's/[[:space:]]*$//')"
+	[ -n "$p" ] || continue
+	if is_local "$p"; then
+		# never submitted: not --strict, and no Signed-off-by needed
+		checkpatch "checkpatch/patches-${p%.patch}" "$REPO/patches/$p" --no-signoff
+	else
+		checkpatch "checkpatch/patches-${p%.patch}" "$REPO/patches/$p" --strict
+	fi
+done <"$REPO/patches/series"
+
+# ---- MAINTAINERS covers every new file -------------------------------------
+created="$(sed -n 's/^ create mode [0-7]* //p' "$SERIES"/[0-9]*.patch 2>/dev/null | sort -u)"
+if [ -z "$created" ]; then
+	fail maintainers "no file created by build/series"
+else
+	: >"$TMP/maint.bad"
+	while IFS= read -r f; do
+		if [ ! -e "$TREE/$f" ]; then
+			echo "$f: not in build/linux (run 'make tree')" >>"$TMP/maint.bad"
+		elif ! ( cd "$TREE" && PATH="$SYSPATH" ./scripts/get_maintainer.pl --no-git \
+			--no-git-fallback --no-rolestats -f "$f" 2>/dev/null ) | grep -q 'pasr-dev@example.org'; then
+			echo "$f: not covered by the PASR MAINTAINERS entry" >>"$TMP/maint.bad"
+		fi
+	done <<<"$created"
+	if [ -s "$TMP/maint.bad" ]; then
+		show "$TMP/maint.bad"
+		fail maintainers "$(wc -l <"$TMP/maint.bad") file(s) without the PASR entry"
+	else
+		pass maintainers
+	fi
+fi
+
+# ---- rustfmt ---------------------------------------------------------------
+rs_files=()
+while IFS= read -r f; do rs_files+=("$f"); done < <(cd "$REPO" && find rust -name '*.rs' \
+	-not -path 'rust/target/*' | sort)
+rc=0
+mkdir -p "$BUILD/out/lint"
+"${KMAKE[@]}" O="$BUILD/out/lint" rustfmtcheck >"$TMP/fmt.out" 2>&1 || rc=$?
+rc2=0
+( cd "$REPO" && /usr/bin/rustfmt --check --edition 2021 --config-path "$TREE/.rustfmt.toml" \
+	"${rs_files[@]}" ) >>"$TMP/fmt.out" 2>&1 || rc2=$?
+if [ "$rc" = 0 ] && [ "$rc2" = 0 ] && ! grep -q '^Diff in' "$TMP/fmt.out"; then
+	pass rustfmt
+else
+	show "$TMP/fmt.out"
+	fail rustfmt "make rustfmtcheck exit $rc, rustfmt --check on the repo exit $rc2"
+fi
+
+# ---- clippy and rustdoc: the kernel's own command line for mm/pasr/pasr.o ---
+CMD_FILE="$OUT_QEMU/mm/pasr/.pasr.o.cmd"
+kcmd=""
+if [ -f "$CMD_FILE" ]; then
+	kcmd="$(sed -n 's|^savedcmd_mm/pasr/pasr\.o := ||p' "$CMD_FILE")"
+	for f in "$TREE"/mm/pasr/*.rs; do
+		[ "$f" -nt "$OUT_QEMU/mm/pasr/pasr.o" ] &&
+			log "lint: note: $f is newer than build/out/qemu's pasr.o; checking the source as it is now"
+	done
+fi
+# Every PASR Kconfig option as a cfg, so that code behind any of them is checked too.
+all_cfgs=()
+for s in $(sed -n 's/^config \(PASR[A-Z0-9_]*\)$/\1/p' "$TREE/mm/pasr/Kconfig" 2>/dev/null); do
+	grep -qx -- "--cfg=CONFIG_$s" "$OUT_QEMU/include/generated/rustc_cfg" 2>/dev/null ||
+		all_cfgs+=("--cfg=CONFIG_$s")
+done
+
+# rust_diags FILE: the warnings and errors of a rustc/clippy/rustdoc run, one
+# 'path:line: message' per diagnostic, summaries left out
+rust_diags() {
+	awk '/^(warning|error)(\[[^]]*\])?: / {
+			if ($0 ~ /warnings? emitted|aborting due to|could not compile/) { msg = ""; next }
+			msg = $0; next }
+		msg != "" && /^ *--> / { sub(/^ *--> /, ""); d[++n] = $0 ": " msg; msg = ""; next }
+		msg != "" && /^$/ { d[++n] = "(no location): " msg; msg = ""; next }
+		n && /index\.html#[a-z_]+/ && d[n] !~ /\]$/ {
+			match($0, /index\.html#[a-z_]+/); d[n] = d[n] " [clippy::" substr($0, RSTART + 11, RLENGTH - 11) "]" }
+		END { for (i = 1; i <= n; i++) print d[i] }' "$1" | sort -u
+}
+
+# run_kcmd DRIVER SOURCE OUTDIR [EXTRA...]: the kbuild command with another driver
+run_kcmd() {
+	local driver="$1" src="$2" out="$3" c
+	shift 3
+	c="$(printf '%s' "$kcmd" | sed \
+		-e "s#^\(RUST_MODFILE=[^ ]*\) [^ ]*rustc #\1 $driver #" \
+		-e "s# --out-dir mm/pasr/ # --out-dir $out/ #" \
+		-e "s# --emit=dep-info=mm/pasr/\.pasr\.o\.d # --emit=dep-info=$out/pasr.d #" \
+		-e "s# --emit=obj=mm/pasr/pasr\.o # --emit=obj=$out/pasr.o #" \
+		-e "s# [^ ]*/mm/pasr/pasr\.rs *\$# $src #")"
+	case "$c" in *"$driver"*"$out/pasr.o"*"$src"*) ;; *)
+		log "lint: unexpected kbuild command in $CMD_FILE: $kcmd"
+		return 99 ;;
+	esac
+	( cd "$OUT_QEMU" && RUSTC_BOOTSTRAP=1 OBJTREE="$OUT_QEMU" sh -c "$c $*" )
+}
+
+if [ -z "$kcmd" ]; then
+	fail clippy "no CONFIG_PASR build in build/out/qemu (run 'make kernel')"
+	fail rustdoc "no CONFIG_PASR build in build/out/qemu (run 'make kernel')"
+else
+	# clippy: as configured, then with every PASR option on
+	mkdir -p "$TMP/clippy"
+	rc=0 rc2=0
+	run_kcmd /usr/bin/clippy-driver "$TREE/mm/pasr/pasr.rs" "$TMP/clippy" >"$TMP/clippy.out" 2>&1 || rc=$?
+	if [ "${#all_cfgs[@]}" -gt 0 ]; then
+		run_kcmd /usr/bin/clippy-driver "$TREE/mm/pasr/pasr.rs" "$TMP/clippy" "${all_cfgs[@]}" \
+			>>"$TMP/clippy.out" 2>&1 || rc2=$?
+	fi
+	rust_diags "$TMP/clippy.out" >"$TMP/clippy.diags"
+	ours="$(grep -c '/mm/pasr/' "$TMP/clippy.diags" || true)"
+	if [ "$rc" = 0 ] && [ "$rc2" = 0 ] && [ "$ours" = 0 ]; then
+		pass clippy
+	else
+		if [ -s "$TMP/clippy.diags" ]; then show "$TMP/clippy.diags"; else tail -n 30 "$TMP/clippy.out" >&2; fi
+		fail clippy "$ours finding(s) in mm/pasr/ (clippy-driver exit $rc/$rc2)"
+	fi
+
+	# rustdoc, as rust/Makefile's cmd_rustdoc runs it for the kernel crates
+	rdflags=(-Zunstable-options --generate-link-to-definition --output "$TMP/rustdoc")
+	if grep -q 'unsafe-allow-abi-mismatch=fixed-x18' "$TREE/rust/Makefile" &&
+		[ "$(/usr/bin/rustc --version | awk '{split($2, v, "."); print v[1] * 100 + v[2]}')" -ge 188 ]; then
+		rdflags+=(-Cunsafe-allow-abi-mismatch=fixed-x18)
+	fi
+	rc=0
+	kcmd_doc="$(printf '%s' "$kcmd" | sed -e 's# --emit=dep-info=[^ ]*##' -e 's# --emit=obj=[^ ]*##' \
+		-e 's# --out-dir [^ ]*##')"
+	( cd "$OUT_QEMU" && RUSTC_BOOTSTRAP=1 OBJTREE="$OUT_QEMU" sh -c \
+		"$(printf '%s' "$kcmd_doc" | sed "s#^\(RUST_MODFILE=[^ ]*\) [^ ]*rustc #\1 /usr/bin/rustdoc #") ${rdflags[*]} ${all_cfgs[*]-}" ) \
+		>"$TMP/rustdoc.out" 2>&1 || rc=$?
+	rust_diags "$TMP/rustdoc.out" >"$TMP/rustdoc.diags"
+	if [ "$rc" = 0 ] && [ ! -s "$TMP/rustdoc.diags" ] && [ -f "$TMP/rustdoc/pasr/index.html" ]; then
+		pass rustdoc
+	else
+		if [ -s "$TMP/rustdoc.diags" ]; then show "$TMP/rustdoc.diags"; else tail -n 30 "$TMP/rustdoc.out" >&2; fi
+		fail rustdoc "$(wc -l <"$TMP/rustdoc.diags") finding(s) (rustdoc exit $rc)"
+	fi
+fi
+
+# ---- htmldocs --------------------------------------------------------------
+if ! PATH="$SYSPATH" command -v sphinx-build >/dev/null; then
+	fail htmldocs "sphinx-build not found (python3-sphinx; run 'make deps')"
+else
+	mkdir -p "$DOCS_OUT"
+	rc=0
+	PATH="$SYSPATH" make -C "$TREE" O="$DOCS_OUT" SPHINXDIRS=mm htmldocs >"$LOGS/htmldocs.log" 2>&1 || rc=$?
+	# SPHINXDIRS=mm alone leaves some links of other mm documents unresolved (they point
+	# outside mm/); those are not ours. Anything about PASR is.
+	grep -E 'WARNING|ERROR|SEVERE|CRITICAL' "$LOGS/htmldocs.log" | grep -i pasr >"$TMP/docs.bad" || true
+	if [ "$rc" = 0 ] && [ ! -s "$TMP/docs.bad" ] && [ -f "$DOCS_OUT/Documentation/output/mm/pasr.html" ]; then
+		pass htmldocs
+	else
+		if [ -s "$TMP/docs.bad" ]; then show "$TMP/docs.bad"; else tail -n 30 "$LOGS/htmldocs.log" >&2; fi
+		fail htmldocs "make htmldocs SPHINXDIRS=mm: exit $rc, $(wc -l <"$TMP/docs.bad") PASR finding(s) (log: build/logs/htmldocs.log)"
+	fi
+fi
+
+# ---- ABI -------------------------------------------------------------------
+ABI_FILE="Documentation/ABI/testing/sysfs-kernel-mm-pasr"
+( cd "$TREE" && PATH="$SYSPATH" ./scripts/get_abi.pl validate 2>&1 ) | grep -i pasr >"$TMP/abi.bad" || true
+if [ ! -f "$TREE/$ABI_FILE" ]; then
+	echo "$ABI_FILE: missing" >>"$TMP/abi.bad"
+fi
+# every attribute in pasr_attrs[] of the C shim has a 'What:' line
+for a in $(grep -ho '&[a-z0-9_]*_attr\.attr' "$TREE"/mm/pasr/*.c 2>/dev/null | sed 's/^&\(.*\)_attr\.attr$/\1/' | sort -u); do
+	grep -qE "^What:[[:space:]]+/sys/kernel/mm/pasr/$a\$" "$TREE/$ABI_FILE" 2>/dev/null ||
+		echo "/sys/kernel/mm/pasr/$a: not documented in $ABI_FILE" >>"$TMP/abi.bad"
+done
+if [ -s "$TMP/abi.bad" ]; then
+	show "$TMP/abi.bad"
+	fail abi "$(wc -l <"$TMP/abi.bad") finding(s)"
+else
+	pass abi
+fi
+
+# ---- canaries: each checker must catch a deliberate error ------------------
+# rustfmt: one of our files with a line badly indented
+src_rs="$REPO/rust/mm/pasr/layout.rs"
+mkdir -p "$TMP/canary"
+sed '0,/^    [a-z]/s/^    \([a-z]\)/ \1/' "$src_rs" >"$TMP/canary/layout.rs"
+if cmp -s "$src_rs" "$TMP/canary/layout.rs"; then
+	fail canary-rustfmt "could not make a badly formatted copy of $src_rs"
+elif /usr/bin/rustfmt --check --edition 2021 --config-path "$TREE/.rustfmt.toml" \
+	"$TMP/canary/layout.rs" >/dev/null 2>&1; then
+	fail canary-rustfmt "rustfmt --check accepted a badly formatted file"
+else
+	pass canary-rustfmt
+fi
+# checkpatch: a series patch with trailing whitespace on an added line
+first="$(ls "$SERIES"/0001-*.patch 2>/dev/null | head -n1 || true)"
+if [ -z "$first" ]; then
+	fail canary-checkpatch "no series patch"
+else
+	awk 'done == 0 && /^\+[^+]/ && hunk { print $0 " "; done = 1; next } /^@@ / { hunk = 1 } { print }' \
+		"$first" >"$TMP/canary/bad.patch"
+	( cd "$TREE" && PATH="$SYSPATH" ./scripts/checkpatch.pl --strict --show-types \
+		"$TMP/canary/bad.patch" ) >"$TMP/canary/cp.out" 2>&1 || true
+	if grep -q '^ERROR:TRAILING_WHITESPACE:' "$TMP/canary/cp.out"; then
+		pass canary-checkpatch
+	else
+		fail canary-checkpatch "checkpatch missed trailing whitespace"
+	fi
+fi
+# clippy: our crate plus an obvious clippy-only finding (x == x)
+if [ -n "$kcmd" ]; then
+	cp "$TREE"/mm/pasr/*.rs "$TMP/canary/"
+	printf '\n/// Lint canary.\npub fn lint_canary(x: u32) -> bool {\n    x == x\n}\n' >>"$TMP/canary/pasr.rs"
+	mkdir -p "$TMP/canary/out"
+	run_kcmd /usr/bin/clippy-driver "$TMP/canary/pasr.rs" "$TMP/canary/out" \
+		>"$TMP/canary/clippy.out" 2>&1 || true
+	if grep -q 'eq_op' "$TMP/canary/clippy.out"; then
+		pass canary-clippy
+	else
+		tail -n 20 "$TMP/canary/clippy.out" >&2
+		fail canary-clippy "clippy missed 'x == x'"
+	fi
+fi
+
+log "lint: $nfail check(s) failed"
+[ "$nfail" = 0 ]
