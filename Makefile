@@ -11,7 +11,8 @@ export KUNIT_ARGS
 INITRAMFS := build/initramfs/initramfs.cpio.gz
 BUSYBOX   := build/deps/busybox-arm64/bin/busybox
 
-.PHONY: all deps tree kernel initramfs host-test kunit scenarios run shell check clean distclean
+.PHONY: all deps tree kernel initramfs host-test kunit scenarios run shell check clean distclean \
+	lint series
 
 all: kernel initramfs
 
@@ -52,6 +53,15 @@ shell: kernel initramfs
 
 check:
 	@tools/check.sh
+
+# checkpatch, rustfmt, clippy, rustdoc, htmldocs; clippy and rustdoc reuse the last
+# 'make kernel' build (no kernel build here: it would race with other runs)
+lint: tree
+	@tools/lint.sh
+
+# the submission series, with a cover letter, in build/series/
+series: tree
+	@tools/series.sh
 
 clean:
 	rm -rf build/out build/results

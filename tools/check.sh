@@ -1,6 +1,6 @@
 #!/bin/bash
-# 'make check': deps, tree, kernel, initramfs, host tests, KUnit, QEMU boot
-# scenarios. Keeps going after a failure where that still makes sense, then
+# 'make check': deps, tree, kernel, initramfs, host tests, series, lint, KUnit,
+# QEMU boot scenarios. Keeps going after a failure where that still makes sense, then
 # prints per-suite tallies and, as the last line, 'N passed, N failed'.
 set -euo pipefail
 . "$(dirname "$0")/lib.sh"
@@ -51,6 +51,11 @@ if stage kernel "$REPO/tools/kernel.sh"; then record_result build kernel PASS; e
 if stage initramfs make -s -C "$REPO" initramfs; then record_result build initramfs PASS; else
 	record_result build initramfs FAIL; build_ok=0; fi
 stage host-test "$REPO/tools/host-test.sh" || true
+# the submission series applies to a pristine tree; lint (clippy and rustdoc need the kernel build)
+stage series "$REPO/tools/series-check.sh" ||
+	grep -qs '^FAIL' "$RESULTS/series.txt" || record_result series run FAIL
+stage lint "$REPO/tools/lint.sh" ||
+	grep -qs '^FAIL' "$RESULTS/lint.txt" || record_result lint run FAIL
 if [ "$build_ok" = 1 ]; then
 	stage kunit "$REPO/tools/kunit.sh" || true
 	stage scenarios "$REPO/qemu/run-scenarios.sh" || true

@@ -14,6 +14,8 @@ PKGS=(
 	rustc-web rust-web-src rustfmt-web rust-web-clippy cargo-web bindgen
 	# boot/test
 	qemu-system-arm gnuplot-nox
+	# make lint: checkpatch's spdxcheck.py (ply, git), make htmldocs (sphinx)
+	python3-ply python3-git python3-sphinx
 )
 
 is_installed() {
