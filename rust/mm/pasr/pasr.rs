@@ -39,6 +39,8 @@ mod ffi {
         pub(crate) fn pasr_shim_lock() -> c_ulong;
         pub(crate) fn pasr_shim_unlock(flags: c_ulong);
         pub(crate) fn pasr_shim_now_ns() -> u64;
+        #[cfg_attr(not(CONFIG_PASR_BENCH), allow(dead_code))]
+        pub(crate) fn pasr_shim_block_size() -> u64;
         pub(crate) fn pasr_shim_violation(section: c_uint, kind: c_int, free: u64, delta: u64);
         pub(crate) fn pasr_shim_trace_mask(die: c_uint, old: u64, new: u64);
         pub(crate) fn pasr_shim_trace_section(section: c_uint, free: bool, masked: bool);
@@ -693,4 +695,63 @@ pub unsafe extern "C" fn pasr_die_range(d: c_int, base: *mut u64, size: *mut u64
         *size = die.size;
     }
     true
+}
+
+/// A private map for [`pasr_rs_bench_calls`].
+///
+/// # Invariants
+///
+/// Only used by [`pasr_rs_bench_calls`], whose caller serialises the calls.
+#[cfg(CONFIG_PASR_BENCH)]
+struct BenchMap(core::cell::UnsafeCell<Map<KernelEnv>>);
+
+// SAFETY: See the type invariants: there is no concurrent access.
+#[cfg(CONFIG_PASR_BENCH)]
+unsafe impl Sync for BenchMap {}
+
+#[cfg(CONFIG_PASR_BENCH)]
+static BENCH_MAP: BenchMap = BenchMap(core::cell::UnsafeCell::new(Map::new(KernelEnv)));
+
+/// Times `iterations` `put`/`get` pairs of max-order blocks on a private map of `dies` dies of
+/// 512 MiB at 0x40000000 upwards, each of `sections` sections, cycling over every block.
+/// Returns the total time in nanoseconds, or 0 if the layout is refused.
+///
+/// # Safety
+///
+/// Calls must be serialised by the caller (the benchmark's debugfs file does it).
+#[cfg(CONFIG_PASR_BENCH)]
+#[no_mangle]
+pub unsafe extern "C" fn pasr_rs_bench_calls(dies: c_int, sections: c_int, iterations: u64) -> u64 {
+    const DIE: u64 = 512 << 20;
+    // SAFETY: FFI call without preconditions.
+    let block = unsafe { ffi::pasr_shim_block_size() };
+    let mut l = Layout::new();
+    for d in 0..u64::try_from(dies).unwrap_or(0) {
+        let spec = layout::DieSpec {
+            base: 0x4000_0000 + d * DIE,
+            size: DIE,
+            sections: u32::try_from(sections).unwrap_or(0),
+            mode: layout::Mode::Bank,
+        };
+        if l.add_die(spec).is_err() {
+            return 0;
+        }
+    }
+    // SAFETY: By the type invariants of `BenchMap`, nothing else uses the map.
+    let map = unsafe { &mut *BENCH_MAP.0.get() };
+    if map.configure(&l, block).is_err() {
+        return 0;
+    }
+    let blocks = u64::try_from(dies).unwrap_or(0) * DIE / block;
+    let env = KernelEnv;
+    let start = env.now_ns();
+    for i in 0..iterations {
+        // Spread over every block of every die, so the lookup sees the whole table.
+        let addr = 0x4000_0000 + (i.wrapping_mul(7919) % blocks) * block;
+        map.put(addr, block);
+        map.get(addr, block);
+    }
+    let ns = env.now_ns() - start;
+    map.reset();
+    ns
 }
