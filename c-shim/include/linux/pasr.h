@@ -112,6 +112,7 @@ int pasr_rs_lookup(u64 paddr);
 int pasr_rs_verify(const u64 *actual, int n, struct pasr_mismatch *out,
 		   int max_out);
 void pasr_rs_set_skip_gets(u64 n);
+void pasr_rs_set_faults(u32 faults);
 u64 pasr_rs_bench_calls(int dies, int sections, u64 iterations);
 
 /* Implemented in C (mm/pasr/shim.c) for the Rust core only. */

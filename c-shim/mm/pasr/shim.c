@@ -426,6 +426,14 @@ static int pasr_skip_gets_set(void *data, u64 val)
 }
 DEFINE_DEBUGFS_ATTRIBUTE(pasr_skip_gets_fops, NULL, pasr_skip_gets_set,
 			 "%llu\n");
+
+/* Bits: 1 get decrements twice, 2 accept overlapping dies, 4 no mask lock. */
+static int pasr_faults_set(void *data, u64 val)
+{
+	pasr_rs_set_faults(val);
+	return 0;
+}
+DEFINE_DEBUGFS_ATTRIBUTE(pasr_faults_fops, NULL, pasr_faults_set, "%llu\n");
 #endif
 
 static void __init pasr_debugfs_init(void)
@@ -439,6 +447,8 @@ static void __init pasr_debugfs_init(void)
 #ifdef CONFIG_PASR_FAULT_INJECTION
 	debugfs_create_file_unsafe("skip_gets", 0200, dir, NULL,
 				   &pasr_skip_gets_fops);
+	debugfs_create_file_unsafe("faults", 0200, dir, NULL,
+				   &pasr_faults_fops);
 #endif
 }
 

@@ -31,6 +31,41 @@ use core::cell::UnsafeCell;
 use core::ffi::c_void;
 use core::sync::atomic::{AtomicBool, AtomicU64, AtomicU8, AtomicUsize, Ordering};
 
+/// Test-only faults, to prove that the tests catch the bugs they are meant to catch. Compiled
+/// in only with `CONFIG_PASR_FAULT_INJECTION` (the host tests set it too).
+#[cfg(CONFIG_PASR_FAULT_INJECTION)]
+pub mod faults {
+    use core::sync::atomic::{AtomicU32, Ordering};
+
+    /// `get` decrements the counter twice.
+    pub const DOUBLE_GET: u32 = 1;
+    /// Validation accepts overlapping dies.
+    pub const ACCEPT_OVERLAP: u32 = 2;
+    /// Masks are recomputed without taking the lock.
+    pub const NO_LOCK: u32 = 4;
+
+    /// The active faults.
+    pub static ACTIVE: AtomicU32 = AtomicU32::new(0);
+
+    /// Whether `fault` is active.
+    #[inline]
+    pub fn on(fault: u32) -> bool {
+        ACTIVE.load(Ordering::Relaxed) & fault != 0
+    }
+}
+
+#[cfg(not(CONFIG_PASR_FAULT_INJECTION))]
+mod faults {
+    pub(super) const DOUBLE_GET: u32 = 1;
+    pub(super) const ACCEPT_OVERLAP: u32 = 2;
+    pub(super) const NO_LOCK: u32 = 4;
+
+    #[inline(always)]
+    pub(super) fn on(_fault: u32) -> bool {
+        false
+    }
+}
+
 /// Number of entries of the address-to-section lookup table.
 pub const LUT_ENTRIES: usize = 8192;
 
@@ -407,7 +442,7 @@ impl<E: Env> Map<E> {
         }
         for w in order[..dies.len()].windows(2) {
             let (lo, hi) = (&dies[w[0]], &dies[w[1]]);
-            if lo.base + lo.size > hi.base {
+            if lo.base + lo.size > hi.base && !faults::on(faults::ACCEPT_OVERLAP) {
                 return Err(die_err(w[1], ErrorKind::Overlap));
             }
         }
@@ -598,7 +633,13 @@ impl<E: Env> Map<E> {
         } else {
             s.gets.fetch_add(1, Ordering::Relaxed);
             s.free
-                .fetch_update(Ordering::SeqCst, Ordering::SeqCst, |v| v.checked_sub(bytes))
+                .fetch_update(Ordering::SeqCst, Ordering::SeqCst, |v| {
+                    if faults::on(faults::DOUBLE_GET) {
+                        v.checked_sub(2 * bytes)
+                    } else {
+                        v.checked_sub(bytes)
+                    }
+                })
         };
         match r {
             // Only a change between "entirely free" and not can change a mask; a `get` must
@@ -625,38 +666,44 @@ impl<E: Env> Map<E> {
 
     /// Recomputes the masks that depend on section `i`, under the lock.
     fn refresh(&self, i: usize) {
-        self.env.with_lock(|| {
-            // SAFETY: The lock is held.
-            let locked = unsafe { &mut *self.locked.get() };
-            if self.state.load(Ordering::Relaxed) != State::On as u8 {
-                return;
+        if faults::on(faults::NO_LOCK) {
+            return self.refresh_locked(i);
+        }
+        self.env.with_lock(|| self.refresh_locked(i))
+    }
+
+    /// The body of [`Map::refresh`]; the lock must be held (but see [`faults::NO_LOCK`]).
+    fn refresh_locked(&self, i: usize) {
+        // SAFETY: The lock is held.
+        let locked = unsafe { &mut *self.locked.get() };
+        if self.state.load(Ordering::Relaxed) != State::On as u8 {
+            return;
+        }
+        let s = &self.sections[i];
+        let d = usize::from(s.die);
+        self.set_maskable(locked, i);
+        let mut changed = if s.pair != NONE {
+            let p = usize::from(s.pair);
+            self.set_maskable(locked, p);
+            let pd = usize::from(self.sections[p].die);
+            if pd != d {
+                self.apply(locked, pd);
             }
-            let s = &self.sections[i];
-            let d = usize::from(s.die);
-            self.set_maskable(locked, i);
-            let mut changed = if s.pair != NONE {
-                let p = usize::from(s.pair);
-                self.set_maskable(locked, p);
-                let pd = usize::from(self.sections[p].die);
-                if pd != d {
-                    self.apply(locked, pd);
-                }
-                self.apply(locked, d)
-            } else {
-                self.apply(locked, d)
-            };
-            // Section `i` changed its free state; report it unless its mask bit changed too,
-            // which `set_mask` reported already.
-            changed &= 1 << s.bit;
-            if changed == 0 {
-                let masked = locked.mask[d] & (1 << s.bit) != 0;
-                self.env.section_changed(i, s.is_free(), masked);
-            }
-            self.release(locked, i);
-            if s.pair != NONE {
-                self.release(locked, usize::from(s.pair));
-            }
-        })
+            self.apply(locked, d)
+        } else {
+            self.apply(locked, d)
+        };
+        // Section `i` changed its free state; report it unless its mask bit changed too,
+        // which `set_mask` reported already.
+        changed &= 1 << s.bit;
+        if changed == 0 {
+            let masked = locked.mask[d] & (1 << s.bit) != 0;
+            self.env.section_changed(i, s.is_free(), masked);
+        }
+        self.release(locked, i);
+        if s.pair != NONE {
+            self.release(locked, usize::from(s.pair));
+        }
     }
 
     /// Updates the maskable bit of section `i`. Lock held.

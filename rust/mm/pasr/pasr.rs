@@ -449,6 +449,14 @@ pub extern "C" fn pasr_rs_set_skip_gets(n: u64) {
     SKIP_GETS.store(n, core::sync::atomic::Ordering::Relaxed);
 }
 
+/// Activates test-only faults in the core (`map::faults`), for tests that prove the checks
+/// catch them.
+#[cfg(CONFIG_PASR_FAULT_INJECTION)]
+#[no_mangle]
+pub extern "C" fn pasr_rs_set_faults(faults: u32) {
+    map::faults::ACTIVE.store(faults, core::sync::atomic::Ordering::Relaxed);
+}
+
 /// Section snapshot for the C side (debugfs); mirrors `struct pasr_section_info`.
 #[repr(C)]
 pub struct SectionInfoC {

@@ -4,7 +4,7 @@
 
 #![allow(dead_code)]
 
-use pasr_host::layout::{parse_die, parse_interleave, Layout};
+use pasr_host::layout::{parse_die, parse_interleave, DieSpec, Layout};
 use pasr_host::map::{Env, Map};
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::Mutex;
@@ -82,5 +82,66 @@ impl Rng {
 
     pub fn below(&mut self, n: u64) -> u64 {
         self.next() % n
+    }
+}
+
+/// An independent check of an accepted layout, against the rules of Documentation/mm/pasr.rst.
+pub fn check_accepted(l: &Layout, m: &Map<HostEnv>) {
+    let mut dies: Vec<DieSpec> = l.dies().to_vec();
+    dies.sort_by_key(|d| d.base);
+    let mut sections = Vec::new();
+    for d in &dies {
+        assert!(d.size > 0 && d.sections >= 1 && d.sections <= 64);
+        assert_eq!(d.size % d.sections as u64, 0);
+        let s = d.size / d.sections as u64;
+        assert!(s >= BLOCK && s % BLOCK == 0 && d.base % s == 0, "{d:?}");
+        assert!(d.base.checked_add(d.size).is_some());
+        for k in 0..d.sections as u64 {
+            sections.push((d.base + k * s, s));
+        }
+    }
+    for w in dies.windows(2) {
+        assert!(w[0].base + w[0].size <= w[1].base, "overlap {w:?}");
+    }
+    assert!(sections.len() <= 256);
+    assert_eq!(m.section_count(), sections.len());
+    // Lookup agrees with a linear search, at edges and inside.
+    for (i, &(start, size)) in sections.iter().enumerate() {
+        assert_eq!(m.lookup(start), Some(i));
+        assert_eq!(m.lookup(start + size - 1), Some(i));
+        assert_eq!(m.lookup(start + size / 2), Some(i));
+    }
+    for &(start, size) in &sections {
+        for a in [start.wrapping_sub(1), start + size] {
+            let inside = sections.iter().position(|&(s, z)| a >= s && a - s < z);
+            assert_eq!(m.lookup(a), inside);
+        }
+    }
+    // Pairs: symmetric, equal sizes, distinct, each section at most once, as declared.
+    let mut paired = vec![None; sections.len()];
+    for ilv in l.interleaves() {
+        assert!(ilv.size > 0 && ilv.a != ilv.b);
+        assert!(ilv.a + ilv.size <= ilv.b || ilv.b + ilv.size <= ilv.a);
+        let (mut a, mut b) = (ilv.a, ilv.b);
+        while a < ilv.a + ilv.size {
+            let ia = sections
+                .iter()
+                .position(|&(s, _)| s == a)
+                .expect("A on a boundary");
+            let ib = sections
+                .iter()
+                .position(|&(s, _)| s == b)
+                .expect("B on a boundary");
+            assert_eq!(sections[ia].1, sections[ib].1);
+            assert!(paired[ia].is_none() && paired[ib].is_none());
+            paired[ia] = Some(ib);
+            paired[ib] = Some(ia);
+            a += sections[ia].1;
+            b += sections[ib].1;
+        }
+        assert_eq!(b, ilv.b + ilv.size);
+    }
+    for (i, p) in paired.iter().enumerate() {
+        assert_eq!(m.section(i).unwrap().pair, *p);
     }
 }

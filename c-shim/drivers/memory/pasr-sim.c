@@ -1,0 +1,1052 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * Simulated LPDDR controller with Partial Array Self-Refresh, for QEMU and
+ * for testing the PASR core (mm/pasr/). Bound by the "linux,lpddr-pasr-sim"
+ * device-tree node, see
+ * Documentation/devicetree/bindings/memory-controllers/linux,lpddr-pasr-sim.yaml.
+ *
+ * For every PASR die it registers a mask callback that latches the value the
+ * core hands over in a simulated mode register (MR16/MR17 for bank- and
+ * segment-selective dies, the single/double-ended PASR field otherwise).
+ *
+ * Self-refresh entry (system suspend, or a write to
+ * /sys/kernel/debug/pasr-sim/self_refresh) behaves like the DRAM would:
+ * with every CPU stopped, the sections the mode registers leave unrefreshed
+ * lose their contents. Before that, every max-order block of those sections
+ * is checked to be a free buddy block; any other block is a PASR accounting
+ * bug, which is reported loudly and counted. Real DRAM would then corrupt
+ * whatever that block holds; the simulator overwrites the free pages and the
+ * unmapped page-cache pages (file data, which tests can read back) of such a
+ * block, and spares the pages the kernel itself uses, so that the test
+ * kernel survives to report the bug.
+ *
+ * A power model estimates the self-refresh power (IDD6 x VDD) of every die
+ * from the fraction of it still refreshed, and the energy PASR saved over
+ * the time spent in (simulated) self-refresh.
+ *
+ * This loses data on purpose. Never bind it on real hardware.
+ */
+
+#define pr_fmt(fmt) "pasr-sim: " fmt
+
+#include <linux/bitops.h>
+#include <linux/bug.h>
+#include <linux/debugfs.h>
+#include <linux/device.h>
+#include <linux/kernel.h>
+#include <linux/math64.h>
+#include <linux/mm.h>
+#include <linux/mmzone.h>
+#include <linux/mod_devicetable.h>
+#include <linux/mutex.h>
+#include <linux/of.h>
+#include <linux/overflow.h>
+#include <linux/page-flags.h>
+#include <linux/pasr.h>
+#include <linux/platform_device.h>
+#include <linux/pm.h>
+#include <linux/seq_file.h>
+#include <linux/slab.h>
+#include <linux/spinlock.h>
+#include <linux/stop_machine.h>
+#include <linux/string.h>
+#include <linux/timekeeping.h>
+#include <linux/uaccess.h>
+#include <linux/workqueue.h>
+
+#include "pasr-sim.h"
+
+/*
+ * What unrefreshed DRAM rows read back as in the simulation. Chosen to differ
+ * from zero, from 0xff and from every pattern in include/linux/poison.h, so
+ * that a corruption found later is recognisably this one.
+ */
+#define PASR_SIM_POISON		0xd5
+
+/* Mode-register writes logged per die; later ones are only counted. */
+#define PASR_SIM_LOG_WRITES	8
+/* The log work polls the write records once a second for this long. */
+#define PASR_SIM_LOG_POLLS	30
+/* Violations described one by one per self-refresh entry. */
+#define PASR_SIM_MAX_FINDINGS	8
+/* Longest simulated self-refresh accepted from debugfs: one day, in ms. */
+#define PASR_SIM_MAX_MS		(24ULL * 3600 * 1000)
+
+enum { PASR_SIM_85C, PASR_SIM_45C, PASR_SIM_TEMPS };
+
+static const char *const pasr_sim_temp_names[PASR_SIM_TEMPS] = { "85c", "45c" };
+
+/* Mobile LPDDR datasheet IDD6 (self-refresh) currents, in uA. */
+static const u32 pasr_sim_default_idd6[PASR_SIM_TEMPS][PASR_SIM_POINTS] = {
+	[PASR_SIM_85C] = { 1000, 750, 600, 550, 500 },
+	[PASR_SIM_45C] = { 500, 440, 380, 350, 330 },
+};
+
+#define PASR_SIM_DEFAULT_UV	1800000
+
+static const char *const pasr_sim_idd6_props[PASR_SIM_TEMPS] = {
+	"linux,idd6-85c-microamp", "linux,idd6-45c-microamp",
+};
+
+static const char *const pasr_sim_mode_names[] = {
+	"bank", "segment", "single", "double",
+};
+
+struct pasr_sim;
+
+struct pasr_sim_die {
+	struct pasr_sim *sim;
+	int index;			/* PASR core die index */
+	u64 base, size;
+	u32 idd6[PASR_SIM_TEMPS][PASR_SIM_POINTS];
+	bool registered;
+	/* The simulated mode register, written by pasr_sim_write_mr(). */
+	u64 mr, prev_mr, writes;
+	u64 log_val[PASR_SIM_LOG_WRITES];
+	u64 logged;			/* writes printed so far */
+	/* Unrefreshed sections at the last self-refresh entry. */
+	u32 sr_lost, sr_sections;
+};
+
+struct pasr_sim_finding {
+	int section;
+	unsigned long pfn;
+	unsigned long flags;
+	int refcount;
+	int order;			/* buddy order if PageBuddy, else -1 */
+	bool valid;
+};
+
+/* One self-refresh entry, filled in with every CPU stopped. */
+struct pasr_sim_entry {
+	struct pasr_sim *sim;
+	u64 blocks, violations, poisoned_pages, spared_pages;
+	u64 lost_bytes;
+	u32 bad_sections, mr_invalid, mr_mismatch;
+	int nfindings;
+	struct pasr_sim_finding findings[PASR_SIM_MAX_FINDINGS];
+};
+
+struct pasr_sim {
+	struct device *dev;
+	int ndies;
+	struct pasr_sim_die *dies;
+	u32 vdd_uv;
+	/* Orders mode-register writes (under the PASR lock) and readers. */
+	raw_spinlock_t lock;
+	/* Serialises self-refresh entries and the statistics below. */
+	struct mutex sr_mutex;
+	u64 entries, suspend_entries, violations, last_violations;
+	u64 poisoned_pages, spared_pages, mr_invalid, mr_mismatch;
+	u64 sr_ms, saved_pj[PASR_SIM_TEMPS];
+	u64 suspend_start_ns;
+	bool in_suspend;
+	struct dentry *debugfs;
+	struct delayed_work log_work;
+	unsigned int log_polls;
+};
+
+/* Only one controller: debugfs names are global. */
+static struct pasr_sim *pasr_sim_instance;
+
+/* ---- pure helpers (KUnit: pasr-sim-test.c) ------------------------------- */
+
+static u64 pasr_sim_all(u32 sections)
+{
+	return sections >= 64 ? ~0ULL : (1ULL << sections) - 1;
+}
+
+/**
+ * pasr_sim_decode_mr - the sections a mode-register value leaves unrefreshed
+ * @mode: PASR mode of the die (enum pasr_sim_mode)
+ * @sections: sections of the die, 1..64
+ * @mr: the register value the PASR core handed over
+ * @lost: the unrefreshed sections, bit i for section i
+ *
+ * Bank- and segment-selective: @mr is the mask. Single- and double-ended:
+ * bits 0-1 hold log2 of the refreshed fraction's denominator; the rest of the
+ * die, from the top, or from the bottom if bit 2 is set (double-ended only),
+ * is unrefreshed.
+ *
+ * Return: false if @mr is not a legal value for the die (*@lost is then 0).
+ */
+bool pasr_sim_decode_mr(int mode, u32 sections, u64 mr, u64 *lost)
+{
+	u64 all = pasr_sim_all(sections);
+	u32 k, kept;
+
+	*lost = 0;
+	if (sections == 0 || sections > 64)
+		return false;
+	switch (mode) {
+	case PASR_SIM_BANK:
+	case PASR_SIM_SEGMENT:
+		if (mr & ~all)
+			return false;
+		*lost = mr;
+		return true;
+	case PASR_SIM_SINGLE:
+	case PASR_SIM_DOUBLE:
+		if (mr & ~7ULL)
+			return false;
+		if ((mr & 4) && mode != PASR_SIM_DOUBLE)
+			return false;
+		k = mr & 3;
+		if (k == 0)
+			return !(mr & 4);
+		if (sections % (1U << k))
+			return false;
+		kept = sections >> k;
+		if (mr & 4)
+			*lost = all >> kept;		/* bottom part */
+		else
+			*lost = all & ~((1ULL << kept) - 1);	/* top part */
+		return true;
+	default:
+		return false;
+	}
+}
+
+/**
+ * pasr_sim_idd6_na - self-refresh current of a partly refreshed die
+ * @table: IDD6 in uA with 1, 1/2, 1/4, 1/8 and 1/16 of the die refreshed
+ * @refreshed: sections still refreshed
+ * @sections: sections of the die
+ *
+ * Linear interpolation in the refreshed fraction between the table's points;
+ * below 1/16 the 1/16 current applies (the periphery's self-refresh current
+ * does not go away).
+ *
+ * Return: the current in nA.
+ */
+u64 pasr_sim_idd6_na(const u32 table[PASR_SIM_POINTS], u32 refreshed,
+		     u32 sections)
+{
+	u64 r = refreshed, s = sections;
+	s64 lo, hi, num;
+	int k;
+
+	if (s == 0 || r >= s)
+		return (u64)table[0] * 1000;
+	if (r * 16 < s)
+		return (u64)table[PASR_SIM_POINTS - 1] * 1000;
+	/* The segment [1/2^(k+1), 1/2^k] holding r/s. */
+	for (k = 0; k < PASR_SIM_POINTS - 2; k++)
+		if ((r << (k + 1)) >= s)
+			break;
+	hi = (s64)table[k] * 1000;
+	lo = (s64)table[k + 1] * 1000;
+	/* (r/s - 1/2^(k+1)) / (1/2^k - 1/2^(k+1)) = (r * 2^(k+1) - s) / s */
+	num = (hi - lo) * (s64)((r << (k + 1)) - s);
+	return lo + div64_s64(num, s);
+}
+
+/* Power in nW of a current in nA at a voltage in uV. */
+u64 pasr_sim_power_nw(u64 na, u32 uv)
+{
+	return div_u64(na * uv, 1000000);
+}
+
+/*
+ * A device-tree IDD6 table: every current 1 uA .. 1 A, and never higher with
+ * less of the die refreshed.
+ */
+int pasr_sim_check_table(const u32 table[PASR_SIM_POINTS])
+{
+	int i;
+
+	for (i = 0; i < PASR_SIM_POINTS; i++) {
+		if (table[i] == 0 || table[i] > PASR_SIM_MAX_UA)
+			return -ERANGE;
+		if (i && table[i] > table[i - 1])
+			return -EINVAL;
+	}
+	return 0;
+}
+
+/* ---- the mode registers -------------------------------------------------- */
+
+/*
+ * The PASR mask callback: the core calls it with its raw spinlock held and
+ * interrupts off, from the buddy allocator. It only latches the value.
+ */
+static void pasr_sim_write_mr(u64 value, void *cookie)
+{
+	struct pasr_sim_die *d = cookie;
+	unsigned long flags;
+
+	raw_spin_lock_irqsave(&d->sim->lock, flags);
+	d->prev_mr = d->mr;
+	d->mr = value;
+	if (d->writes < PASR_SIM_LOG_WRITES)
+		d->log_val[d->writes] = value;
+	d->writes++;
+	raw_spin_unlock_irqrestore(&d->sim->lock, flags);
+}
+
+struct pasr_sim_mr {
+	u64 mr, prev, writes;
+};
+
+static void pasr_sim_read_mr(struct pasr_sim_die *d, struct pasr_sim_mr *out)
+{
+	unsigned long flags;
+
+	raw_spin_lock_irqsave(&d->sim->lock, flags);
+	out->mr = d->mr;
+	out->prev = d->prev_mr;
+	out->writes = d->writes;
+	raw_spin_unlock_irqrestore(&d->sim->lock, flags);
+}
+
+/* Prints the writes recorded since the last call, up to the log limit. */
+static void pasr_sim_log_writes(struct pasr_sim *sim)
+{
+	int i;
+
+	for (i = 0; i < sim->ndies; i++) {
+		struct pasr_sim_die *d = &sim->dies[i];
+		u64 vals[PASR_SIM_LOG_WRITES], from, to, writes, w;
+		unsigned long flags;
+
+		raw_spin_lock_irqsave(&sim->lock, flags);
+		writes = d->writes;
+		from = d->logged;
+		to = min_t(u64, writes, PASR_SIM_LOG_WRITES);
+		memcpy(vals, d->log_val, sizeof(vals));
+		d->logged = max(from, to);
+		if (writes > PASR_SIM_LOG_WRITES &&
+		    d->logged == PASR_SIM_LOG_WRITES)
+			d->logged++;	/* say "not logged" once */
+		raw_spin_unlock_irqrestore(&sim->lock, flags);
+
+		for (w = from; w < to; w++)
+			pr_info("die %d MR value %#llx (write %llu)\n",
+				d->index, vals[w], w + 1);
+		if (from <= PASR_SIM_LOG_WRITES && writes > PASR_SIM_LOG_WRITES)
+			pr_info("die %d: further MR writes are counted, not logged (debugfs pasr-sim/status)\n",
+				d->index);
+	}
+}
+
+/* ---- power model --------------------------------------------------------- */
+
+struct pasr_sim_power {
+	u64 now_nw[PASR_SIM_TEMPS], full_nw[PASR_SIM_TEMPS];
+};
+
+static void pasr_sim_die_power(struct pasr_sim *sim, struct pasr_sim_die *d,
+			       u32 lost, u32 sections,
+			       struct pasr_sim_power *p)
+{
+	int t;
+
+	lost = min(lost, sections);
+	for (t = 0; t < PASR_SIM_TEMPS; t++) {
+		p->now_nw[t] = pasr_sim_power_nw(pasr_sim_idd6_na(d->idd6[t],
+					sections - lost, sections), sim->vdd_uv);
+		p->full_nw[t] = pasr_sim_power_nw(pasr_sim_idd6_na(d->idd6[t],
+					sections, sections), sim->vdd_uv);
+	}
+}
+
+static void pasr_sim_add_power(struct pasr_sim_power *sum,
+			       const struct pasr_sim_power *p)
+{
+	int t;
+
+	for (t = 0; t < PASR_SIM_TEMPS; t++) {
+		sum->now_nw[t] += p->now_nw[t];
+		sum->full_nw[t] += p->full_nw[t];
+	}
+}
+
+/* Saving against full refresh, in tenths of a percent. */
+static u64 pasr_sim_saving_pm(u64 full, u64 now)
+{
+	if (!full || now >= full)
+		return 0;
+	return div64_u64((full - now) * 1000, full);
+}
+
+/* The unrefreshed sections of a die according to its mode register now. */
+static u32 pasr_sim_lost_now(struct pasr_sim_die *d, struct pasr_die_info *info,
+			     struct pasr_sim_mr *mr, u64 *lost_mask)
+{
+	pasr_sim_read_mr(d, mr);
+	if (!pasr_rs_die_info(d->index, info)) {
+		memset(info, 0, sizeof(*info));
+		*lost_mask = 0;
+		return 0;
+	}
+	pasr_sim_decode_mr(info->mode, info->sections, mr->mr, lost_mask);
+	return hweight64(*lost_mask);
+}
+
+static void pasr_sim_total_power(struct pasr_sim *sim,
+				 struct pasr_sim_power *sum, u32 *lost,
+				 u32 *sections)
+{
+	int i;
+
+	memset(sum, 0, sizeof(*sum));
+	*lost = *sections = 0;
+	for (i = 0; i < sim->ndies; i++) {
+		struct pasr_sim_die *d = &sim->dies[i];
+		struct pasr_sim_power p;
+		struct pasr_die_info info;
+		struct pasr_sim_mr mr;
+		u64 mask;
+		u32 n = pasr_sim_lost_now(d, &info, &mr, &mask);
+
+		pasr_sim_die_power(sim, d, n, info.sections, &p);
+		pasr_sim_add_power(sum, &p);
+		*lost += n;
+		*sections += info.sections;
+	}
+}
+
+static void pasr_sim_print_power(struct pasr_sim *sim, const char *when)
+{
+	struct pasr_sim_power p;
+	u32 lost, sections;
+	u64 s85, s45;
+
+	pasr_sim_total_power(sim, &p, &lost, &sections);
+	s85 = pasr_sim_saving_pm(p.full_nw[PASR_SIM_85C], p.now_nw[PASR_SIM_85C]);
+	s45 = pasr_sim_saving_pm(p.full_nw[PASR_SIM_45C], p.now_nw[PASR_SIM_45C]);
+	pr_info("%s: %u/%u sections unrefreshed; self-refresh power %llu.%03llu uW at 85C (full refresh %llu.%03llu uW, saving %llu.%llu%%), %llu.%03llu uW at 45C (full %llu.%03llu uW, saving %llu.%llu%%)\n",
+		when, lost, sections,
+		p.now_nw[PASR_SIM_85C] / 1000, p.now_nw[PASR_SIM_85C] % 1000,
+		p.full_nw[PASR_SIM_85C] / 1000, p.full_nw[PASR_SIM_85C] % 1000,
+		s85 / 10, s85 % 10,
+		p.now_nw[PASR_SIM_45C] / 1000, p.now_nw[PASR_SIM_45C] % 1000,
+		p.full_nw[PASR_SIM_45C] / 1000, p.full_nw[PASR_SIM_45C] % 1000,
+		s45 / 10, s45 % 10);
+}
+
+static void pasr_sim_log_work(struct work_struct *work)
+{
+	struct pasr_sim *sim = container_of(to_delayed_work(work),
+					    struct pasr_sim, log_work);
+
+	pasr_sim_log_writes(sim);
+	if (++sim->log_polls < PASR_SIM_LOG_POLLS)
+		schedule_delayed_work(&sim->log_work, HZ);
+	else
+		pasr_sim_print_power(sim, "after boot");
+}
+
+/* ---- self-refresh entry: check and lose the unrefreshed sections --------- */
+
+static void pasr_sim_poison(struct page *page, unsigned long nr)
+{
+	memset(page_address(page), PASR_SIM_POISON, nr << PAGE_SHIFT);
+}
+
+/*
+ * Whether a page of a block that should not have been unrefreshed may lose
+ * its contents without taking the kernel down: unmapped page cache, i.e. file
+ * data that a test can read back. Everything else the kernel uses (slab, page
+ * tables, stacks, mapped or anonymous memory...) is spared.
+ */
+static bool pasr_sim_expendable(struct page *page)
+{
+	struct folio *folio;
+
+	if (PageReserved(page) || PageSlab(page) || PageTable(page))
+		return false;
+	folio = page_folio(page);
+	return folio_test_lru(folio) && !folio_test_anon(folio) &&
+	       folio->mapping && !folio_mapped(folio);
+}
+
+/* A block of a masked section that is not a free max-order block. */
+static void pasr_sim_lose_used_block(struct pasr_sim_entry *e, int section,
+				     unsigned long pfn)
+{
+	unsigned long end = pfn + MAX_ORDER_NR_PAGES;
+	struct page *page = pfn_valid(pfn) ? pfn_to_page(pfn) : NULL;
+
+	e->violations++;
+	if (e->nfindings < PASR_SIM_MAX_FINDINGS) {
+		struct pasr_sim_finding *f = &e->findings[e->nfindings++];
+
+		f->section = section;
+		f->pfn = pfn;
+		f->valid = page != NULL;
+		f->flags = page ? page->flags : 0;
+		f->refcount = page ? page_ref_count(page) : 0;
+		f->order = page && PageBuddy(page) ? page_private(page) : -1;
+	}
+	if (!page)	/* no struct page, no linear map: nothing to touch */
+		return;
+
+	while (pfn < end) {
+		unsigned long nr = 1;
+
+		page = pfn_to_page(pfn);
+		if (PageBuddy(page)) {
+			/* A free buddy block (order in page_private). */
+			nr = min(1UL << min_t(unsigned long, page_private(page),
+					      MAX_PAGE_ORDER), end - pfn);
+			pasr_sim_poison(page, nr);
+			e->poisoned_pages += nr;
+		} else if (pasr_sim_expendable(page)) {
+			pasr_sim_poison(page, 1);
+			e->poisoned_pages++;
+		} else {
+			e->spared_pages++;
+		}
+		pfn += nr;
+	}
+}
+
+static void pasr_sim_lose_section(struct pasr_sim_entry *e, int section,
+				  u64 start, u64 size)
+{
+	unsigned long pfn = PHYS_PFN(start), end = PHYS_PFN(start + size);
+	u64 bad = e->violations;
+
+	for (; pfn < end; pfn += MAX_ORDER_NR_PAGES) {
+		struct page *page;
+
+		e->blocks++;
+		/*
+		 * buddy_order() is private to mm/ (mm/internal.h); it is
+		 * page_private() of a PageBuddy page, valid here because every
+		 * CPU is stopped, so no zone lock holder can be changing it.
+		 */
+		page = pfn_valid(pfn) ? pfn_to_page(pfn) : NULL;
+		if (page && PageBuddy(page) &&
+		    page_private(page) == MAX_PAGE_ORDER &&
+		    !debug_pagealloc_enabled_static()) {
+			pasr_sim_poison(page, MAX_ORDER_NR_PAGES);
+			e->poisoned_pages += MAX_ORDER_NR_PAGES;
+		} else if (page && PageBuddy(page) &&
+			   page_private(page) == MAX_PAGE_ORDER) {
+			/* debug_pagealloc unmaps free pages: nothing to do */
+		} else {
+			pasr_sim_lose_used_block(e, section, pfn);
+		}
+	}
+	e->lost_bytes += size;
+	if (e->violations != bad)
+		e->bad_sections++;
+}
+
+/* stop_machine() callback: every other CPU spins with interrupts off. */
+static int pasr_sim_enter_stopped(void *data)
+{
+	struct pasr_sim_entry *e = data;
+	struct pasr_sim *sim = e->sim;
+	int i, b;
+
+	for (i = 0; i < sim->ndies; i++) {
+		struct pasr_sim_die *d = &sim->dies[i];
+		struct pasr_die_info info;
+		u64 lost;
+
+		d->sr_lost = d->sr_sections = 0;
+		if (!pasr_rs_die_info(d->index, &info))
+			continue;
+		/* The DRAM does what its register says, right or wrong. */
+		if (!pasr_sim_decode_mr(info.mode, info.sections, d->mr, &lost))
+			e->mr_invalid++;
+		if (lost != info.mask)
+			e->mr_mismatch++;
+		d->sr_lost = hweight64(lost);
+		d->sr_sections = info.sections;
+		for (b = 0; b < info.sections && b < 64; b++) {
+			struct pasr_section_info s;
+			int sec = info.first_section + b;
+
+			if (!(lost & BIT_ULL(b)) || !pasr_rs_section_info(sec, &s))
+				continue;
+			pasr_sim_lose_section(e, sec, s.start, s.size);
+		}
+	}
+	return 0;
+}
+
+static void pasr_sim_report(struct pasr_sim_entry *e)
+{
+	int i;
+
+	for (i = 0; i < e->nfindings; i++) {
+		struct pasr_sim_finding *f = &e->findings[i];
+		phys_addr_t pa = PFN_PHYS(f->pfn);
+
+		if (!f->valid)
+			pr_err("unrefreshed section %d: pfn %#lx [mem %pa] has no struct page (not RAM Linux manages); PASR accounting is broken\n",
+			       f->section, f->pfn, &pa);
+		else if (f->order >= 0)
+			pr_err("unrefreshed section %d: pfn %#lx [mem %pa] is free only at order %d, not a free max-order block; PASR accounting is broken, contents lost\n",
+			       f->section, f->pfn, &pa, f->order);
+		else
+			pr_err("unrefreshed section %d: pfn %#lx [mem %pa] is in use (refcount %d, flags %pGp), not a free max-order block; PASR accounting is broken, contents lost\n",
+			       f->section, f->pfn, &pa, f->refcount, &f->flags);
+	}
+	if (e->violations > e->nfindings)
+		pr_err("... and %llu more blocks in use in unrefreshed sections\n",
+		       e->violations - e->nfindings);
+	if (e->mr_invalid)
+		pr_err("%u dies hold a mode-register value illegal for their PASR mode\n",
+		       e->mr_invalid);
+	if (e->mr_mismatch)
+		pr_err("%u dies: mode register disagrees with the PASR core's mask\n",
+		       e->mr_mismatch);
+}
+
+static void pasr_sim_sat_add(u64 *acc, u64 v)
+{
+	if (check_add_overflow(*acc, v, acc))
+		*acc = U64_MAX;
+}
+
+/* Energy saved over @ms of self-refresh with the sections lost at entry. */
+static void pasr_sim_account(struct pasr_sim *sim, u64 ms)
+{
+	int i, t;
+
+	pasr_sim_sat_add(&sim->sr_ms, ms);
+	for (i = 0; i < sim->ndies; i++) {
+		struct pasr_sim_die *d = &sim->dies[i];
+		struct pasr_sim_power p;
+
+		pasr_sim_die_power(sim, d, d->sr_lost, d->sr_sections, &p);
+		for (t = 0; t < PASR_SIM_TEMPS; t++) {
+			u64 pj;
+
+			/* nW x ms = pJ */
+			if (check_mul_overflow(p.full_nw[t] - p.now_nw[t], ms, &pj))
+				pj = U64_MAX;
+			pasr_sim_sat_add(&sim->saved_pj[t], pj);
+		}
+	}
+}
+
+/*
+ * Enters simulated self-refresh: checks and loses every unrefreshed section.
+ * Called with sim->sr_mutex held. Returns the violations found, or a
+ * negative error.
+ */
+static long pasr_sim_enter(struct pasr_sim *sim, const char *why)
+{
+	struct pasr_sim_entry *e;
+	long ret;
+
+	lockdep_assert_held(&sim->sr_mutex);
+	e = kzalloc(sizeof(*e), GFP_KERNEL);
+	if (!e)
+		return -ENOMEM;
+	e->sim = sim;
+	ret = stop_machine(pasr_sim_enter_stopped, e, NULL);
+	if (ret) {
+		pr_err("self-refresh entry (%s): stop_machine failed: %ld\n",
+		       why, ret);
+		kfree(e);
+		return ret;
+	}
+	sim->entries++;
+	sim->violations += e->violations;
+	sim->last_violations = e->violations;
+	sim->poisoned_pages += e->poisoned_pages;
+	sim->spared_pages += e->spared_pages;
+	sim->mr_invalid += e->mr_invalid;
+	sim->mr_mismatch += e->mr_mismatch;
+	pr_info("self-refresh entry %llu (%s): %llu MiB in unrefreshed sections lost (%llu max-order blocks), %llu violations\n",
+		sim->entries, why, e->lost_bytes >> 20, e->blocks,
+		e->violations);
+	pasr_sim_report(e);
+	if (e->violations) {
+		pr_err("self-refresh entry %llu: %llu blocks in use in %u unrefreshed sections: %llu pages overwritten, %llu kernel pages spared\n",
+		       sim->entries, e->violations, e->bad_sections,
+		       e->poisoned_pages, e->spared_pages);
+		WARN_ONCE(1, "pasr-sim: memory in use left unrefreshed: PASR accounting is broken\n");
+	}
+	ret = e->violations;
+	kfree(e);
+	return ret;
+}
+
+/* ---- system suspend: the DRAM goes into self-refresh --------------------- */
+
+static int pasr_sim_suspend_noirq(struct device *dev)
+{
+	struct pasr_sim *sim = dev_get_drvdata(dev);
+
+	mutex_lock(&sim->sr_mutex);
+	/* A failed entry must not stop the system from suspending. */
+	sim->in_suspend = pasr_sim_enter(sim, "suspend") >= 0;
+	if (sim->in_suspend) {
+		sim->suspend_entries++;
+		sim->suspend_start_ns = ktime_get_boottime_ns();
+	}
+	mutex_unlock(&sim->sr_mutex);
+	return 0;
+}
+
+static int pasr_sim_resume_noirq(struct device *dev)
+{
+	struct pasr_sim *sim = dev_get_drvdata(dev);
+	u64 ms;
+
+	mutex_lock(&sim->sr_mutex);
+	if (sim->in_suspend) {
+		ms = div_u64(ktime_get_boottime_ns() - sim->suspend_start_ns,
+			     NSEC_PER_MSEC);
+		pasr_sim_account(sim, ms);
+		sim->in_suspend = false;
+		pr_info("self-refresh exit after %llu ms\n", ms);
+	}
+	mutex_unlock(&sim->sr_mutex);
+	return 0;
+}
+
+static const struct dev_pm_ops pasr_sim_pm_ops = {
+	NOIRQ_SYSTEM_SLEEP_PM_OPS(pasr_sim_suspend_noirq, pasr_sim_resume_noirq)
+};
+
+/* ---- debugfs: /sys/kernel/debug/pasr-sim/ --------------------------------- */
+
+static void pasr_sim_seq_uw(struct seq_file *m, const char *key, u64 nw)
+{
+	seq_printf(m, " %s %llu.%03llu", key, nw / 1000, nw % 1000);
+}
+
+static void pasr_sim_seq_power(struct seq_file *m, struct pasr_sim_power *p)
+{
+	char key[24];
+	int t;
+
+	for (t = 0; t < PASR_SIM_TEMPS; t++) {
+		snprintf(key, sizeof(key), "power_%s_uw", pasr_sim_temp_names[t]);
+		pasr_sim_seq_uw(m, key, p->now_nw[t]);
+		snprintf(key, sizeof(key), "full_%s_uw", pasr_sim_temp_names[t]);
+		pasr_sim_seq_uw(m, key, p->full_nw[t]);
+	}
+	for (t = 0; t < PASR_SIM_TEMPS; t++) {
+		u64 pm = pasr_sim_saving_pm(p->full_nw[t], p->now_nw[t]);
+
+		seq_printf(m, " saving_%s %llu.%llu%%", pasr_sim_temp_names[t],
+			   pm / 10, pm % 10);
+	}
+}
+
+static int pasr_sim_status_show(struct seq_file *m, void *v)
+{
+	struct pasr_sim *sim = m->private;
+	struct pasr_sim_power sum = {};
+	u32 lost_total = 0, sections_total = 0;
+	u64 writes = 0;
+	int i;
+
+	seq_printf(m, "# power: IDD6 x VDD (%u uV), interpolated in the refreshed fraction; unit uW\n",
+		   sim->vdd_uv);
+	for (i = 0; i < sim->ndies; i++) {
+		struct pasr_sim_die *d = &sim->dies[i];
+		struct pasr_die_info info;
+		struct pasr_sim_power p;
+		struct pasr_sim_mr mr;
+		u64 lost_mask;
+		u32 lost = pasr_sim_lost_now(d, &info, &mr, &lost_mask);
+
+		pasr_sim_die_power(sim, d, lost, info.sections, &p);
+		pasr_sim_add_power(&sum, &p);
+		lost_total += lost;
+		sections_total += info.sections;
+		writes += mr.writes;
+		seq_printf(m, "die %d base %#llx size %#llx mode %s sections %d mr %#llx writes %llu prev %#llx lost_mask %#llx core_mask %#llx masked %u refreshed %u/%d",
+			   d->index, d->base, d->size,
+			   info.mode >= 0 && info.mode < ARRAY_SIZE(pasr_sim_mode_names) ?
+			   pasr_sim_mode_names[info.mode] : "?",
+			   info.sections, mr.mr, mr.writes, mr.prev, lost_mask,
+			   info.mask, lost, info.sections - lost, info.sections);
+		pasr_sim_seq_power(m, &p);
+		seq_putc(m, '\n');
+	}
+	seq_printf(m, "total dies %d writes %llu masked %u refreshed %u/%u",
+		   sim->ndies, writes, lost_total, sections_total - lost_total,
+		   sections_total);
+	pasr_sim_seq_power(m, &sum);
+	seq_putc(m, '\n');
+	return 0;
+}
+DEFINE_SHOW_ATTRIBUTE(pasr_sim_status);
+
+static void pasr_sim_seq_uj(struct seq_file *m, const char *key, u64 pj)
+{
+	u64 nj = div_u64(pj, 1000);
+
+	seq_printf(m, "%s %llu.%03llu\n", key, nj / 1000, nj % 1000);
+}
+
+static int pasr_sim_sr_show(struct seq_file *m, void *v)
+{
+	struct pasr_sim *sim = m->private;
+
+	mutex_lock(&sim->sr_mutex);
+	seq_printf(m, "entries %llu\n", sim->entries);
+	seq_printf(m, "suspend_entries %llu\n", sim->suspend_entries);
+	seq_printf(m, "violations %llu\n", sim->violations);
+	seq_printf(m, "last_violations %llu\n", sim->last_violations);
+	seq_printf(m, "self_refresh_ms %llu\n", sim->sr_ms);
+	pasr_sim_seq_uj(m, "energy_saved_85c_uj", sim->saved_pj[PASR_SIM_85C]);
+	pasr_sim_seq_uj(m, "energy_saved_45c_uj", sim->saved_pj[PASR_SIM_45C]);
+	seq_printf(m, "poisoned_pages %llu\n", sim->poisoned_pages);
+	seq_printf(m, "spared_pages %llu\n", sim->spared_pages);
+	seq_printf(m, "mr_invalid %llu\n", sim->mr_invalid);
+	seq_printf(m, "mr_mismatch %llu\n", sim->mr_mismatch);
+	mutex_unlock(&sim->sr_mutex);
+	return 0;
+}
+
+static int pasr_sim_sr_open(struct inode *inode, struct file *file)
+{
+	return single_open(file, pasr_sim_sr_show, inode->i_private);
+}
+
+/* Write a duration in ms: enter self-refresh for that long (simulated). */
+static ssize_t pasr_sim_sr_write(struct file *file, const char __user *buf,
+				 size_t count, loff_t *ppos)
+{
+	struct pasr_sim *sim = ((struct seq_file *)file->private_data)->private;
+	long found;
+	u64 ms;
+	int ret;
+
+	ret = kstrtou64_from_user(buf, count, 0, &ms);
+	if (ret || ms > PASR_SIM_MAX_MS) {
+		pr_err("self_refresh: expected a duration in ms, 0..%llu\n",
+		       PASR_SIM_MAX_MS);
+		return -EINVAL;
+	}
+	mutex_lock(&sim->sr_mutex);
+	found = pasr_sim_enter(sim, "debugfs");
+	if (found >= 0)
+		pasr_sim_account(sim, ms);
+	mutex_unlock(&sim->sr_mutex);
+	if (found < 0)
+		return found;
+	pasr_sim_print_power(sim, "self-refresh");
+	return count;
+}
+
+static const struct file_operations pasr_sim_sr_fops = {
+	.owner = THIS_MODULE,
+	.open = pasr_sim_sr_open,
+	.read = seq_read,
+	.write = pasr_sim_sr_write,
+	.llseek = seq_lseek,
+	.release = single_release,
+};
+
+static int pasr_sim_violations_show(struct seq_file *m, void *v)
+{
+	struct pasr_sim *sim = m->private;
+
+	mutex_lock(&sim->sr_mutex);
+	seq_printf(m, "%llu\n", sim->violations);
+	mutex_unlock(&sim->sr_mutex);
+	return 0;
+}
+DEFINE_SHOW_ATTRIBUTE(pasr_sim_violations);
+
+/* ---- probe ---------------------------------------------------------------- */
+
+/* Reads an IDD6 table property of @np into @table if present and valid. */
+static void pasr_sim_read_idd6(struct device_node *np, const char *prop,
+			       u32 table[PASR_SIM_POINTS])
+{
+	u32 t[PASR_SIM_POINTS];
+	int n = of_property_count_u32_elems(np, prop);
+
+	if (n == -EINVAL)	/* absent */
+		return;
+	if (n != PASR_SIM_POINTS ||
+	    of_property_read_u32_array(np, prop, t, PASR_SIM_POINTS)) {
+		pr_err("%pOF: %s: expected %d cells (uA at 1, 1/2, 1/4, 1/8, 1/16 refreshed); ignored\n",
+		       np, prop, PASR_SIM_POINTS);
+		return;
+	}
+	if (pasr_sim_check_table(t)) {
+		pr_err("%pOF: %s: <%u %u %u %u %u>: each value must be 1..%u uA and none above the one before; ignored\n",
+		       np, prop, t[0], t[1], t[2], t[3], t[4], PASR_SIM_MAX_UA);
+		return;
+	}
+	memcpy(table, t, sizeof(t));
+}
+
+/* The die@ child of @np whose reg starts at @base, or NULL. */
+static struct device_node *pasr_sim_find_die_node(struct device_node *np,
+						  u64 base)
+{
+	struct device_node *child;
+	u32 ac, sc;
+
+	if (of_property_read_u32(np, "#address-cells", &ac) ||
+	    of_property_read_u32(np, "#size-cells", &sc) ||
+	    ac < 1 || ac > 2 || sc < 1 || sc > 2)
+		return NULL;
+	for_each_available_child_of_node(np, child) {
+		const __be32 *reg;
+		int len;
+
+		if (!of_node_name_eq(child, "die"))
+			continue;
+		reg = of_get_property(child, "reg", &len);
+		if (reg && len >= (int)((ac + sc) * sizeof(*reg)) &&
+		    of_read_number(reg, ac) == base)
+			return child;	/* reference held for the caller */
+	}
+	return NULL;
+}
+
+static void pasr_sim_setup_model(struct pasr_sim *sim, struct device_node *np)
+{
+	u32 base_idd6[PASR_SIM_TEMPS][PASR_SIM_POINTS];
+	u32 uv;
+	int i, t;
+
+	memcpy(base_idd6, pasr_sim_default_idd6, sizeof(base_idd6));
+	sim->vdd_uv = PASR_SIM_DEFAULT_UV;
+	if (!of_property_read_u32(np, "linux,vdd-microvolt", &uv)) {
+		if (uv && uv <= PASR_SIM_MAX_UV)
+			sim->vdd_uv = uv;
+		else
+			pr_err("%pOF: linux,vdd-microvolt = <%u>: must be 1..%u; using %u\n",
+			       np, uv, PASR_SIM_MAX_UV, PASR_SIM_DEFAULT_UV);
+	}
+	for (t = 0; t < PASR_SIM_TEMPS; t++)
+		pasr_sim_read_idd6(np, pasr_sim_idd6_props[t], base_idd6[t]);
+
+	for (i = 0; i < sim->ndies; i++) {
+		struct pasr_sim_die *d = &sim->dies[i];
+		struct device_node *dn = pasr_sim_find_die_node(np, d->base);
+
+		memcpy(d->idd6, base_idd6, sizeof(d->idd6));
+		if (!dn)
+			continue;	/* e.g. layout from ddr_die= */
+		for (t = 0; t < PASR_SIM_TEMPS; t++)
+			pasr_sim_read_idd6(dn, pasr_sim_idd6_props[t], d->idd6[t]);
+		of_node_put(dn);
+	}
+}
+
+static void pasr_sim_unregister(struct pasr_sim *sim)
+{
+	int i;
+
+	for (i = 0; i < sim->ndies; i++) {
+		if (sim->dies[i].registered)
+			pasr_unregister_mask_function(sim->dies[i].base);
+		sim->dies[i].registered = false;
+	}
+}
+
+static int pasr_sim_probe(struct platform_device *pdev)
+{
+	struct device *dev = &pdev->dev;
+	struct pasr_sim *sim;
+	int i, n, ret;
+
+	if (pasr_sim_instance) {
+		dev_err(dev, "only one simulated PASR controller is supported\n");
+		return -EBUSY;
+	}
+	n = pasr_die_count();
+	if (n <= 0) {
+		dev_warn(dev, "PASR is not enabled (no valid DDR layout): nothing to control\n");
+		return -ENODEV;
+	}
+
+	sim = devm_kzalloc(dev, sizeof(*sim), GFP_KERNEL);
+	if (!sim)
+		return -ENOMEM;
+	sim->dies = devm_kcalloc(dev, n, sizeof(*sim->dies), GFP_KERNEL);
+	if (!sim->dies)
+		return -ENOMEM;
+	sim->dev = dev;
+	sim->ndies = n;
+	raw_spin_lock_init(&sim->lock);
+	mutex_init(&sim->sr_mutex);
+	INIT_DELAYED_WORK(&sim->log_work, pasr_sim_log_work);
+
+	for (i = 0; i < n; i++) {
+		struct pasr_sim_die *d = &sim->dies[i];
+
+		d->sim = sim;
+		d->index = i;
+		if (!pasr_die_range(i, &d->base, &d->size)) {
+			dev_err(dev, "PASR die %d vanished\n", i);
+			return -ENODEV;
+		}
+	}
+	pasr_sim_setup_model(sim, dev->of_node);
+
+	for (i = 0; i < n; i++) {
+		struct pasr_sim_die *d = &sim->dies[i];
+		struct pasr_die_info info = {};
+		const u32 *a = d->idd6[PASR_SIM_85C], *b = d->idd6[PASR_SIM_45C];
+
+		pasr_rs_die_info(i, &info);
+		pr_info("die %d: [mem %#010llx-%#010llx] %s, %d sections; IDD6 85C %u/%u/%u/%u/%u uA, 45C %u/%u/%u/%u/%u uA at 1..1/16 refreshed, VDD %u uV\n",
+			i, d->base, d->base + d->size - 1,
+			info.mode >= 0 && info.mode < ARRAY_SIZE(pasr_sim_mode_names) ?
+			pasr_sim_mode_names[info.mode] : "?", info.sections,
+			a[0], a[1], a[2], a[3], a[4], b[0], b[1], b[2], b[3], b[4],
+			sim->vdd_uv);
+		ret = pasr_register_mask_function(d->base, pasr_sim_write_mr, d);
+		if (ret) {
+			dev_err(dev, "die %d at %#llx: cannot register the mask callback: %d\n",
+				i, d->base, ret);
+			pasr_sim_unregister(sim);
+			return ret;
+		}
+		d->registered = true;
+	}
+
+	platform_set_drvdata(pdev, sim);
+	pasr_sim_instance = sim;
+	pasr_sim_log_writes(sim);
+	pasr_sim_print_power(sim, "probe");
+
+	sim->debugfs = debugfs_create_dir("pasr-sim", NULL);
+	debugfs_create_file("status", 0444, sim->debugfs, sim,
+			    &pasr_sim_status_fops);
+	debugfs_create_file("self_refresh", 0600, sim->debugfs, sim,
+			    &pasr_sim_sr_fops);
+	debugfs_create_file("violations", 0444, sim->debugfs, sim,
+			    &pasr_sim_violations_fops);
+	schedule_delayed_work(&sim->log_work, HZ);
+	return 0;
+}
+
+static void pasr_sim_remove(struct platform_device *pdev)
+{
+	struct pasr_sim *sim = platform_get_drvdata(pdev);
+
+	debugfs_remove_recursive(sim->debugfs);
+	cancel_delayed_work_sync(&sim->log_work);
+	/* After this, the core no longer calls into sim. */
+	pasr_sim_unregister(sim);
+	pasr_sim_instance = NULL;
+}
+
+static const struct of_device_id pasr_sim_of_match[] = {
+	{ .compatible = "linux,lpddr-pasr-sim" },
+	{ }
+};
+MODULE_DEVICE_TABLE(of, pasr_sim_of_match);
+
+static struct platform_driver pasr_sim_driver = {
+	.probe = pasr_sim_probe,
+	.remove = pasr_sim_remove,
+	.driver = {
+		.name = "pasr-sim",
+		.of_match_table = pasr_sim_of_match,
+		.pm = pm_sleep_ptr(&pasr_sim_pm_ops),
+	},
+};
+builtin_platform_driver(pasr_sim_driver);
