@@ -122,10 +122,23 @@ for entry in "${plan[@]}"; do
 		claimed["$f"]="$entry"
 	done < <(files_matching "${pats[@]}")
 done
+# 'rest': a file no line claims goes with the first patch of 'rest' that touches
+# its directory (e.g. drivers/memory/x.c with the patch wiring drivers/memory/).
+if printf '%s\n' "${plan[@]}" | grep -qx rest; then
+	for p in "${series[@]}"; do
+		[ -z "${named[$p]-}" ] || continue
+		dirs="$(sed -n 's,^+++ b/\(.*\)/[^/]*$,\1,p' "$REPO/patches/$p" | sort -u)"
+		for f in "${files[@]}"; do
+			[ -z "${claimed[$f]-}" ] || continue
+			d="$(dirname "$(dst_of "$f")")"
+			grep -qxF -- "$d" <<<"$dirs" && claimed["$f"]="rest:$p"
+		done
+	done
+fi
 unclaimed=()
 for f in "${files[@]}"; do [ -n "${claimed[$f]-}" ] || unclaimed+=("$f"); done
 [ "${#unclaimed[@]}" = 0 ] ||
-	die "series: not in any commit of tools/series/plan: ${unclaimed[*]} (add them to the plan)"
+	die "series: not in any commit of tools/series/plan, and no later patch touches their directory: ${unclaimed[*]} (add them to the plan)"
 
 # ---- build the commits -----------------------------------------------------
 if [ ! -d "$WORK/.git" ]; then
@@ -206,6 +219,7 @@ for entry in "${plan[@]}"; do
 			[ -n "${named[$p]-}" ] && continue
 			am "$p"
 			named["$p"]=1
+			[ "$(add_files "rest:$p")" = 0 ] || "${GITW[@]}" commit -q --no-verify --amend --no-edit
 		done
 		;;
 	esac
