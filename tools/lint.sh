@@ -52,7 +52,7 @@ if "$REPO/tools/series.sh" >"$TMP/series.log" 2>&1; then
 	pass series
 else
 	cat "$TMP/series.log" >&2
-	fail series "tools/series.sh failed"
+	fail series "tools/series.sh failed: $(grep '^error:' "$TMP/series.log" | head -n1)"
 fi
 
 # ---- checkpatch ------------------------------------------------------------

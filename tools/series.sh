@@ -68,7 +68,8 @@ if [ "$force" = 0 ] && [ "$(cat "$OUT/.inputs.sha256" 2>/dev/null || true)" = "$
 	log "series: build/series is up to date ($(ls "$OUT"/[0-9]*.patch | wc -l) files)"
 	exit 0
 fi
-rm -f "$OUT/.inputs.sha256"
+# stale output must not outlive a failed run (make lint would check it)
+rm -f "$OUT/.inputs.sha256" "$OUT/BASE" "$OUT"/*.patch
 
 # ---- match files and patches to plan lines ---------------------------------
 # patch_named GLOB: the one patches/series entry matching GLOB
