@@ -89,7 +89,7 @@ static void pasr_sim_power_monotonic(struct kunit *test)
 	}
 }
 
-static void pasr_sim_power_nw(struct kunit *test)
+static void pasr_sim_power_units(struct kunit *test)
 {
 	/* 1000 uA at 1.8 V = 1800 uW */
 	KUNIT_EXPECT_EQ(test, pasr_sim_power_nw(1000000, 1800000), 1800000ULL);
@@ -190,7 +190,7 @@ static struct kunit_case pasr_sim_cases[] = {
 	KUNIT_CASE(pasr_sim_power_clamp),
 	KUNIT_CASE(pasr_sim_power_degenerate),
 	KUNIT_CASE(pasr_sim_power_monotonic),
-	KUNIT_CASE(pasr_sim_power_nw),
+	KUNIT_CASE(pasr_sim_power_units),
 	KUNIT_CASE(pasr_sim_table_check),
 	KUNIT_CASE(pasr_sim_decode_bank_segment),
 	KUNIT_CASE(pasr_sim_decode_single),

@@ -60,8 +60,8 @@ static __always_inline void pasr_kget(struct page *page, unsigned int order)
 }
 
 /* Implemented in Rust (mm/pasr/pasr.rs) for mm/pasr/shim.c only. */
-int pasr_rs_init(const char *const *dies, size_t ndies,
-		 const char *const *ilvs, size_t nilvs, u64 min_section);
+int pasr_rs_init(char *const *dies, size_t ndies, char *const *ilvs,
+		 size_t nilvs, u64 min_section);
 void pasr_rs_late_init(void);
 
 /* Raw properties of one die@ node of a "linux,pasr-ddr-layout" node. */
@@ -128,21 +128,41 @@ u64 pasr_shim_block_size(void);
 
 #else /* !CONFIG_PASR */
 
-static inline void pasr_put(phys_addr_t paddr, unsigned long size) { }
-static inline void pasr_get(phys_addr_t paddr, unsigned long size) { }
+static inline void pasr_put(phys_addr_t paddr, unsigned long size)
+{
+}
+
+static inline void pasr_get(phys_addr_t paddr, unsigned long size)
+{
+}
+
 static inline int pasr_register_mask_function(phys_addr_t die_base,
 					      pasr_mask_fn fn, void *cookie)
 {
 	return -ENODEV;
 }
+
 static inline int pasr_unregister_mask_function(phys_addr_t die_base)
 {
 	return -ENODEV;
 }
-static inline int pasr_die_count(void) { return 0; }
-static inline void pasr_init(void) { }
-static inline void pasr_kput(struct page *page, unsigned int order) { }
-static inline void pasr_kget(struct page *page, unsigned int order) { }
+
+static inline int pasr_die_count(void)
+{
+	return 0;
+}
+
+static inline void pasr_init(void)
+{
+}
+
+static inline void pasr_kput(struct page *page, unsigned int order)
+{
+}
+
+static inline void pasr_kget(struct page *page, unsigned int order)
+{
+}
 
 #endif /* CONFIG_PASR */
 

@@ -10,8 +10,9 @@
  *    (every pair goes through the buddy free lists, so through pasr_kget()
  *    and pasr_kput()), one pair at a time and, for MAX_PAGE_ORDER, also in
  *    batches;
- *  - pasr_put() + pasr_get() pairs on private maps of several sizes, through
- *    pasr_rs_bench_calls() in the Rust core.
+ *  - with PASR, pasr_put() + pasr_get() pairs of max-order blocks on private
+ *    maps of 1 to 256 sections, through pasr_rs_bench_calls() in the Rust
+ *    core; the live map is not touched.
  *
  * Reading the file returns the results of the last run as "PASR-BENCH:"
  * lines of key=value pairs, one per round, which tools/bench.sh parses.
@@ -58,41 +59,12 @@ static const struct bench_alloc_case bench_alloc_cases[] = {
 	{ MAX_PAGE_ORDER, BENCH_MAX_BATCH, 4000 },
 };
 
-struct bench_call_case {
-	int dies;
-	int sections_per_die;
-};
-
-/* 1 die x 8, 8 dies x 8, and the largest map: 16 dies x 16 sections. */
-static const struct bench_call_case bench_call_cases[] = {
-	{ 1, 8 },
-	{ 8, 8 },
-	{ 16, 16 },
-};
-
 static DEFINE_MUTEX(bench_mutex);
 static char bench_out[16384];
 static struct seq_buf bench_buf;
 static struct page *bench_pages[BENCH_MAX_BATCH];
 
 #ifdef CONFIG_PASR
-/*
- * Provided by the Rust core (mm/pasr/pasr.rs) for this benchmark only:
- * builds a private map of @dies dies of 512 MiB at 0x40000000 + k * 512 MiB,
- * each split into @sections_per_die sections, does @iterations pasr_put() +
- * pasr_get() pairs on it, cycling over every max-order block, and returns the
- * total time in ns. The live map is not touched.
- *
- * The weak definition below stands in until the core provides it, and
- * reports it missing.
- */
-u64 pasr_rs_bench_calls(int dies, int sections_per_die, u64 iterations);
-
-u64 __weak pasr_rs_bench_calls(int dies, int sections_per_die, u64 iterations)
-{
-	return U64_MAX;
-}
-
 static const char *bench_pasr_state(void)
 {
 	return static_key_enabled(&pasr_enabled_key) ? "on" : "off";
@@ -178,16 +150,28 @@ static void bench_alloc(const struct bench_alloc_case *c)
 }
 
 #ifdef CONFIG_PASR
+struct bench_call_case {
+	int dies;
+	int sections_per_die;
+};
+
+/* 1 die x 8, 8 dies x 8, and the largest map: 16 dies x 16 sections. */
+static const struct bench_call_case bench_call_cases[] = {
+	{ 1, 8 },
+	{ 8, 8 },
+	{ 16, 16 },
+};
+
 static void bench_calls(const struct bench_call_case *c)
 {
 	u64 ns;
 	int r;
 
-	/* Warm up, and find out whether the core provides the call. */
-	if (pasr_rs_bench_calls(c->dies, c->sections_per_die,
-				BENCH_CALL_ITERS / 10) == U64_MAX) {
+	/* Warm up; 0 means the core refused the layout. */
+	if (!pasr_rs_bench_calls(c->dies, c->sections_per_die,
+				 BENCH_CALL_ITERS / 10)) {
 		seq_buf_printf(&bench_buf,
-			       "PASR-BENCH: calls dies=%d sections=%d error=unavailable\n",
+			       "PASR-BENCH: calls dies=%d sections=%d error=refused\n",
 			       c->dies, c->dies * c->sections_per_die);
 		return;
 	}

@@ -42,17 +42,18 @@ static DEFINE_RAW_SPINLOCK(pasr_lock);
  */
 #define PASR_MAX_ARGS 17
 
-static const char *pasr_die_args[PASR_MAX_ARGS] __initdata;
+static char *pasr_die_args[PASR_MAX_ARGS] __initdata;
 static unsigned int pasr_ndies __initdata;
-static const char *pasr_ilv_args[PASR_MAX_ARGS] __initdata;
+static char *pasr_ilv_args[PASR_MAX_ARGS] __initdata;
 static unsigned int pasr_nilvs __initdata;
 static bool pasr_off __initdata;
 
-static int __init pasr_add_arg(const char **args, unsigned int *n,
-			       const char *val)
+static int __init pasr_add_arg(char **args, unsigned int *n, char *val)
 {
+	static char empty[] __initdata = "";
+
 	if (*n < PASR_MAX_ARGS)
-		args[*n] = val ? val : "";
+		args[*n] = val ? val : empty;
 	if (*n < UINT_MAX)
 		(*n)++;
 	return 0;

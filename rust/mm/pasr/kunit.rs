@@ -25,7 +25,7 @@ const TWO: &[&str] = &["512M@0x40000000", "512M@0x60000000"];
 /// Fails the current case through KUnit if `$cond` is false.
 macro_rules! check {
     ($cond:expr) => {
-        kernel::kunit_assert!("pasr", "mm/pasr/kunit.rs", 0, $cond)
+        kernel::kunit_assert!("pasr", "pasr/kunit.rs", 0, $cond)
     };
 }
 
@@ -396,6 +396,11 @@ static CB_VALUE: AtomicU64 = AtomicU64::new(0);
 static CB_CALLS: AtomicU64 = AtomicU64::new(0);
 static CB_COOKIE: AtomicU64 = AtomicU64::new(0);
 
+/// Test controller callback: records the value and cookie.
+///
+/// # Safety
+///
+/// Any arguments are fine: it only stores them in atomics.
 unsafe extern "C" fn record(value: u64, cookie: *mut c_void) {
     CB_VALUE.store(value, Ordering::Relaxed);
     CB_COOKIE.store(cookie as u64, Ordering::Relaxed);
@@ -622,7 +627,7 @@ fn live_max_order_blocks() {
         };
         let s = m.section(i);
         // The block is in use: its section is not entirely free and is refreshed.
-        check!(s.map_or(false, |s| s.free + block <= s.size && !s.masked));
+        check!(s.is_some_and(|s| s.free + block <= s.size && !s.masked));
         *b = (page, paddr, s.map_or(0, |s| s.free));
     }
     check!(!blocks[0].0.is_null());
@@ -642,7 +647,8 @@ fn live_max_order_blocks() {
         let pair_free = s
             .pair
             .and_then(|p| m.section(p))
-            .map_or(true, |p| p.free == p.size);
+            .filter(|p| p.free != p.size)
+            .is_none();
         check!(s.masked == (s.free == s.size && pair_free));
     }
 }
@@ -663,6 +669,11 @@ macro_rules! kunit_suite {
     ($suite:literal, [$($name:ident),* $(,)?]) => {
         mod cases {
             $(
+                /// KUnit entry point of the case of the same name.
+                ///
+                /// # Safety
+                ///
+                /// Called by KUnit only, with its current test.
                 pub(super) unsafe extern "C" fn $name(_test: *mut kernel::bindings::kunit) {
                     super::$name()
                 }

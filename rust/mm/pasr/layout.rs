@@ -285,7 +285,7 @@ impl Layout {
 pub fn parse_size(s: &[u8]) -> Result<(u64, &[u8]), ErrorKind> {
     let (radix, digits) = match s {
         [b'0', b'x' | b'X', rest @ ..] => (16, rest),
-        [b'0', rest @ ..] if rest.first().map_or(false, |c| c.is_ascii_digit()) => (8, rest),
+        [b'0', rest @ ..] if rest.first().is_some_and(|c| c.is_ascii_digit()) => (8, rest),
         _ => (10, s),
     };
     let mut value: u64 = 0;

@@ -160,6 +160,7 @@ pub struct Section {
 }
 
 impl Section {
+    #[allow(clippy::declare_interior_mutable_const)]
     const EMPTY: Section = Section {
         start: 0,
         size: 0,
@@ -278,7 +279,7 @@ struct Locked {
 ///   by [`Map::configure`] and [`Map::reset`], which take `&mut self`; they are read-only
 ///   whenever the map is shared.
 /// - `sections[..nsections]` are sorted by address, do not overlap, and each lies inside
-///   `dies[section.die]`; every lookup table entry is [`NONE`] or the index of the section that
+///   `dies[section.die]`; every lookup table entry is `NONE` or the index of the section that
 ///   contains the whole granule.
 /// - For every section, `0 <= free <= size` at all times.
 /// - `locked` is only accessed with the [`Env`] lock held.
@@ -1083,7 +1084,8 @@ pub fn legal_mask(mode: Mode, nsect: u32, maskable: u64) -> (u64, u64) {
             // Refreshed fraction 1/2^k: the masked part is the top (or bottom) nsect - nsect/2^k.
             for k in (1..=3u32).rev() {
                 let denom = 1u32 << k;
-                if nsect % denom != 0 {
+                // `denom` is a power of two.
+                if nsect & (denom - 1) != 0 {
                     continue;
                 }
                 let kept = nsect / denom;

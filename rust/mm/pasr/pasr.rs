@@ -205,13 +205,13 @@ pub unsafe extern "C" fn pasr_rs_init(
     let mut die_args: [&[u8]; MAX_DIES + 1] = [b""; MAX_DIES + 1];
     let mut ilv_args: [&[u8]; layout::MAX_INTERLEAVES + 1] = [b""; layout::MAX_INTERLEAVES + 1];
     let mut l = Layout::new();
-    for i in 0..ndies.min(MAX_DIES + 1) {
+    for (i, a) in die_args.iter_mut().take(ndies).enumerate() {
         // SAFETY: `i < ndies`, and the caller guarantees the strings.
-        die_args[i] = unsafe { arg(dies, i) };
+        *a = unsafe { arg(dies, i) };
     }
-    for i in 0..nilvs.min(layout::MAX_INTERLEAVES + 1) {
+    for (i, a) in ilv_args.iter_mut().take(nilvs).enumerate() {
         // SAFETY: `i < nilvs`, and the caller guarantees the strings.
-        ilv_args[i] = unsafe { arg(ilvs, i) };
+        *a = unsafe { arg(ilvs, i) };
     }
     let (die_args, ilv_args) = (
         &die_args[..ndies.min(MAX_DIES + 1)],
@@ -289,11 +289,11 @@ pub unsafe extern "C" fn pasr_rs_init_dt(
     let mut ilv_node = [usize::MAX; MAX_INTERLEAVES];
     let mut l = Layout::new();
     let mut parsed: Result<(), LayoutError> = Ok(());
-    for i in 0..n.min(MAX_DIES + 1) {
+    for (i, node) in nodes.iter_mut().take(n).enumerate() {
         // SAFETY: `i < n`, and the caller guarantees the entries.
         let d = unsafe { &*dies.add(i) };
         // SAFETY: The caller guarantees a NUL-terminated name or null.
-        nodes[i] = unsafe { arg(&d.name, 0) };
+        *node = unsafe { arg(&d.name, 0) };
         let err = |kind| LayoutError {
             param: ParamRef::Die(i),
             kind,
@@ -366,6 +366,10 @@ const DEBUG_LOG_LIMIT: u64 = 32;
 
 /// Debug controller callback: logs the value a real controller would write. `cookie` is the die
 /// index.
+///
+/// # Safety
+///
+/// Any arguments are fine: the cookie is only used as a number.
 #[cfg(CONFIG_PASR_DEBUG_CONTROLLER)]
 unsafe extern "C" fn debug_controller(value: u64, cookie: *mut c_void) {
     use core::sync::atomic::{AtomicU64, Ordering};
