@@ -99,6 +99,24 @@ files_matching() {
 	done
 }
 
+# 'patch? GLOB MSG PATTERN...': 'patch GLOB PATTERN...' when GLOB names a patch of
+# patches/series, else 'files MSG PATTERN...' (the patch that wires them is not written yet)
+for i in "${!plan[@]}"; do
+	read -r -a w <<<"${plan[$i]}"
+	[ "${w[0]}" = 'patch?' ] || continue
+	[ "${#w[@]}" -ge 4 ] && [[ ${w[2]} == *.msg ]] || die "series: plan: '${plan[$i]}': needs GLOB MSG PATTERN..."
+	n=0
+	for p in "${series[@]}"; do
+		# shellcheck disable=SC2053
+		[[ $p == ${w[1]} ]] && n=$((n + 1))
+	done
+	if [ "$n" = 0 ]; then
+		plan[i]="files ${w[*]:2}"
+	else
+		plan[i]="patch ${w[1]} ${w[*]:3}"
+	fi
+done
+
 declare -A claimed=() named=()
 for entry in "${plan[@]}"; do
 	read -r -a w <<<"$entry"
