@@ -91,9 +91,15 @@ checkpatch() { # checkpatch NAME PATCH [--strict]
 	fi
 }
 
-local_patches=()
-[ -f "$SERIES/BASE" ] && mapfile -t local_patches < <(grep -v '^#' "$SERIES/BASE")
-is_local() { local p; for p in ${local_patches[@]+"${local_patches[@]}"}; do [ "$p" = "$1" ] && return 0; done; return 1; }
+# is_local PATCH: named by a 'local' line of tools/series/plan
+is_local() {
+	local g
+	for g in $(sed -n 's/^local[[:space:]]\{1,\}\([^[:space:]#]*\).*/\1/p' "$REPO/tools/series/plan"); do
+		# shellcheck disable=SC2053 # a glob on purpose
+		[[ $1 == $g ]] && return 0
+	done
+	return 1
+}
 
 for p in "$SERIES"/[0-9]*.patch; do
 	[ -f "$p" ] || continue
