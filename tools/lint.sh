@@ -270,10 +270,16 @@ ABI_FILE="Documentation/ABI/testing/sysfs-kernel-mm-pasr"
 if [ ! -f "$TREE/$ABI_FILE" ]; then
 	echo "$ABI_FILE: missing" >>"$TMP/abi.bad"
 fi
-# every attribute in pasr_attrs[] of the C shim has a 'What:' line
-for a in $(grep -ho '&[a-z0-9_]*_attr\.attr' "$TREE"/mm/pasr/*.c 2>/dev/null | sed 's/^&\(.*\)_attr\.attr$/\1/' | sort -u); do
-	grep -qE "^What:[[:space:]]+/sys/kernel/mm/pasr/$a\$" "$TREE/$ABI_FILE" 2>/dev/null ||
-		echo "/sys/kernel/mm/pasr/$a: not documented in $ABI_FILE" >>"$TMP/abi.bad"
+# every sysfs attribute of mm/pasr/*.c ('&NAME_attr.attr' in an attribute list;
+# in SUBDIR/ when the file's attribute_group has '.name = "SUBDIR"') has a
+# 'What: /sys/kernel/mm/pasr/[SUBDIR/]NAME' line in Documentation/ABI/
+for c in "$TREE"/mm/pasr/*.c; do
+	[ -f "$c" ] || continue
+	sub="$(sed -n 's/^[[:space:]]*\.name[[:space:]]*=[[:space:]]*"\([^"]*\)".*/\1\//p' "$c" | head -n1)"
+	for a in $(grep -o '&[a-z0-9_]*_attr\.attr' "$c" | sed 's/^&\(.*\)_attr\.attr$/\1/' | sort -u); do
+		grep -rqE "^What:[[:space:]]+/sys/kernel/mm/pasr/$sub$a\$" "$TREE/Documentation/ABI/" ||
+			echo "/sys/kernel/mm/pasr/$sub$a ($(basename "$c")): not documented in Documentation/ABI/" >>"$TMP/abi.bad"
+	done
 done
 if [ -s "$TMP/abi.bad" ]; then
 	show "$TMP/abi.bad"
