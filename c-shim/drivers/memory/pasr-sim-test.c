@@ -202,6 +202,7 @@ static struct kunit_suite pasr_sim_suite = {
 	.name = "pasr_sim",
 	.test_cases = pasr_sim_cases,
 };
+
 kunit_test_suite(pasr_sim_suite);
 
 MODULE_DESCRIPTION("KUnit tests for the simulated PASR controller");

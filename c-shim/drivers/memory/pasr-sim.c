@@ -120,7 +120,7 @@ struct pasr_sim_finding {
 /* One self-refresh entry, filled in with every CPU stopped. */
 struct pasr_sim_entry {
 	struct pasr_sim *sim;
-	u64 blocks, violations, poisoned_pages, spared_pages;
+	u64 blocks, violations, poisoned_pages, data_pages, spared_pages;
 	u64 lost_bytes;
 	u32 bad_sections, mr_invalid, mr_mismatch;
 	int nfindings;
@@ -137,7 +137,7 @@ struct pasr_sim {
 	/* Serialises self-refresh entries and the statistics below. */
 	struct mutex sr_mutex;
 	u64 entries, suspend_entries, violations, last_violations;
-	u64 poisoned_pages, spared_pages, mr_invalid, mr_mismatch;
+	u64 poisoned_pages, data_pages, spared_pages, mr_invalid, mr_mismatch;
 	u64 sr_ms, saved_pj[PASR_SIM_TEMPS];
 	u64 suspend_start_ns;
 	bool in_suspend;
@@ -343,10 +343,11 @@ static void pasr_sim_die_power(struct pasr_sim *sim, struct pasr_sim_die *d,
 
 	lost = min(lost, sections);
 	for (t = 0; t < PASR_SIM_TEMPS; t++) {
-		p->now_nw[t] = pasr_sim_power_nw(pasr_sim_idd6_na(d->idd6[t],
-					sections - lost, sections), sim->vdd_uv);
-		p->full_nw[t] = pasr_sim_power_nw(pasr_sim_idd6_na(d->idd6[t],
-					sections, sections), sim->vdd_uv);
+		u64 now = pasr_sim_idd6_na(d->idd6[t], sections - lost, sections);
+		u64 full = pasr_sim_idd6_na(d->idd6[t], sections, sections);
+
+		p->now_nw[t] = pasr_sim_power_nw(now, sim->vdd_uv);
+		p->full_nw[t] = pasr_sim_power_nw(full, sim->vdd_uv);
 	}
 }
 
@@ -439,9 +440,19 @@ static void pasr_sim_log_work(struct work_struct *work)
 
 /* ---- self-refresh entry: check and lose the unrefreshed sections --------- */
 
-static void pasr_sim_poison(struct page *page, unsigned long nr)
+static void pasr_sim_poison(struct pasr_sim_entry *e, struct page *page,
+			    unsigned long nr)
 {
 	memset(page_address(page), PASR_SIM_POISON, nr << PAGE_SHIFT);
+	e->poisoned_pages += nr;
+}
+
+/* Free pages are not in the linear map with debug_pagealloc: leave them. */
+static void pasr_sim_poison_free(struct pasr_sim_entry *e, struct page *page,
+				 unsigned long nr)
+{
+	if (!debug_pagealloc_enabled_static())
+		pasr_sim_poison(e, page, nr);
 }
 
 /*
@@ -474,7 +485,7 @@ static void pasr_sim_lose_used_block(struct pasr_sim_entry *e, int section,
 
 		f->section = section;
 		f->pfn = pfn;
-		f->valid = page != NULL;
+		f->valid = !!page;
 		f->flags = page ? page->flags : 0;
 		f->refcount = page ? page_ref_count(page) : 0;
 		f->order = page && PageBuddy(page) ? page_private(page) : -1;
@@ -490,11 +501,10 @@ static void pasr_sim_lose_used_block(struct pasr_sim_entry *e, int section,
 			/* A free buddy block (order in page_private). */
 			nr = min(1UL << min_t(unsigned long, page_private(page),
 					      MAX_PAGE_ORDER), end - pfn);
-			pasr_sim_poison(page, nr);
-			e->poisoned_pages += nr;
+			pasr_sim_poison_free(e, page, nr);
 		} else if (pasr_sim_expendable(page)) {
-			pasr_sim_poison(page, 1);
-			e->poisoned_pages++;
+			pasr_sim_poison(e, page, 1);
+			e->data_pages++;
 		} else {
 			e->spared_pages++;
 		}
@@ -519,16 +529,10 @@ static void pasr_sim_lose_section(struct pasr_sim_entry *e, int section,
 		 */
 		page = pfn_valid(pfn) ? pfn_to_page(pfn) : NULL;
 		if (page && PageBuddy(page) &&
-		    page_private(page) == MAX_PAGE_ORDER &&
-		    !debug_pagealloc_enabled_static()) {
-			pasr_sim_poison(page, MAX_ORDER_NR_PAGES);
-			e->poisoned_pages += MAX_ORDER_NR_PAGES;
-		} else if (page && PageBuddy(page) &&
-			   page_private(page) == MAX_PAGE_ORDER) {
-			/* debug_pagealloc unmaps free pages: nothing to do */
-		} else {
+		    page_private(page) == MAX_PAGE_ORDER)
+			pasr_sim_poison_free(e, page, MAX_ORDER_NR_PAGES);
+		else
 			pasr_sim_lose_used_block(e, section, pfn);
-		}
 	}
 	e->lost_bytes += size;
 	if (e->violations != bad)
@@ -547,7 +551,8 @@ static int pasr_sim_enter_stopped(void *data)
 		struct pasr_die_info info;
 		u64 lost;
 
-		d->sr_lost = d->sr_sections = 0;
+		d->sr_lost = 0;
+		d->sr_sections = 0;
 		if (!pasr_rs_die_info(d->index, &info))
 			continue;
 		/* The DRAM does what its register says, right or wrong. */
@@ -652,6 +657,7 @@ static long pasr_sim_enter(struct pasr_sim *sim, const char *why)
 	sim->violations += e->violations;
 	sim->last_violations = e->violations;
 	sim->poisoned_pages += e->poisoned_pages;
+	sim->data_pages += e->data_pages;
 	sim->spared_pages += e->spared_pages;
 	sim->mr_invalid += e->mr_invalid;
 	sim->mr_mismatch += e->mr_mismatch;
@@ -660,9 +666,9 @@ static long pasr_sim_enter(struct pasr_sim *sim, const char *why)
 		e->violations);
 	pasr_sim_report(e);
 	if (e->violations) {
-		pr_err("self-refresh entry %llu: %llu blocks in use in %u unrefreshed sections: %llu pages overwritten, %llu kernel pages spared\n",
+		pr_err("self-refresh entry %llu: %llu blocks in use in %u unrefreshed sections: %llu page-cache pages overwritten, %llu other pages in use spared\n",
 		       sim->entries, e->violations, e->bad_sections,
-		       e->poisoned_pages, e->spared_pages);
+		       e->data_pages, e->spared_pages);
 		WARN_ONCE(1, "pasr-sim: memory in use left unrefreshed: PASR accounting is broken\n");
 	}
 	ret = e->violations;
@@ -795,6 +801,7 @@ static int pasr_sim_sr_show(struct seq_file *m, void *v)
 	pasr_sim_seq_uj(m, "energy_saved_85c_uj", sim->saved_pj[PASR_SIM_85C]);
 	pasr_sim_seq_uj(m, "energy_saved_45c_uj", sim->saved_pj[PASR_SIM_45C]);
 	seq_printf(m, "poisoned_pages %llu\n", sim->poisoned_pages);
+	seq_printf(m, "data_pages_lost %llu\n", sim->data_pages);
 	seq_printf(m, "spared_pages %llu\n", sim->spared_pages);
 	seq_printf(m, "mr_invalid %llu\n", sim->mr_invalid);
 	seq_printf(m, "mr_mismatch %llu\n", sim->mr_mismatch);
@@ -1034,6 +1041,32 @@ static void pasr_sim_remove(struct platform_device *pdev)
 	pasr_sim_instance = NULL;
 }
 
+/*
+ * The controller driver owns its dies' mode registers. Other PASR users may
+ * register for the same dies later in boot (CONFIG_PASR_DEBUG_CONTROLLER
+ * does, from a late initcall) and would silently take the callbacks over;
+ * claim them back once every initcall has run. Registering again is
+ * harmless: it only applies the current value once more.
+ */
+static int __init pasr_sim_reclaim(void)
+{
+	struct pasr_sim *sim = pasr_sim_instance;
+	int i;
+
+	if (!sim)
+		return 0;
+	for (i = 0; i < sim->ndies; i++) {
+		struct pasr_sim_die *d = &sim->dies[i];
+
+		if (d->registered &&
+		    pasr_register_mask_function(d->base, pasr_sim_write_mr, d))
+			pr_err("die %d: cannot register the mask callback again\n",
+			       d->index);
+	}
+	return 0;
+}
+late_initcall_sync(pasr_sim_reclaim);
+
 static const struct of_device_id pasr_sim_of_match[] = {
 	{ .compatible = "linux,lpddr-pasr-sim" },
 	{ }
@@ -1047,6 +1080,8 @@ static struct platform_driver pasr_sim_driver = {
 		.name = "pasr-sim",
 		.of_match_table = pasr_sim_of_match,
 		.pm = pm_sleep_ptr(&pasr_sim_pm_ops),
+		/* the core calls into sim until unregistered: no unbinding */
+		.suppress_bind_attrs = true,
 	},
 };
 builtin_platform_driver(pasr_sim_driver);
