@@ -4,7 +4,10 @@
 
 QEMU_MEM ?= 1G
 QEMU_SMP ?= 2
-CMDLINE  ?= ddr_die=512M@0x40000000 ddr_die=512M@0x60000000
+# The DDR layout comes from the device tree (qemu/mkdtb.sh --layout DT_LAYOUT:
+# default, none or a layout file); ddr_die= in CMDLINE overrides it.
+CMDLINE  ?=
+DT_LAYOUT ?= default
 KUNIT_ARGS ?= ddr_die=512M@0x40000000 ddr_die=512M@0x60000000
 export KUNIT_ARGS
 
@@ -44,12 +47,14 @@ scenarios: kernel initramfs
 	@qemu/run-scenarios.sh
 
 run: kernel initramfs
-	@qemu/boot.sh --strict --mem '$(QEMU_MEM)' --smp '$(QEMU_SMP)' --cmdline '$(CMDLINE)' \
-		--timeout 300 --log build/logs/run.log
+	@dtb="$$(qemu/mkdtb.sh --mem '$(QEMU_MEM)' --smp '$(QEMU_SMP)' --layout '$(DT_LAYOUT)')" && \
+	qemu/boot.sh --strict --mem '$(QEMU_MEM)' --smp '$(QEMU_SMP)' --cmdline '$(CMDLINE)' \
+		--dtb "$$dtb" --timeout 300 --log build/logs/run.log
 
 shell: kernel initramfs
-	@qemu/boot.sh --interactive --mem '$(QEMU_MEM)' --smp '$(QEMU_SMP)' --cmdline '$(CMDLINE)' \
-		--timeout 14400 --log build/logs/shell.log
+	@dtb="$$(qemu/mkdtb.sh --mem '$(QEMU_MEM)' --smp '$(QEMU_SMP)' --layout '$(DT_LAYOUT)')" && \
+	qemu/boot.sh --interactive --mem '$(QEMU_MEM)' --smp '$(QEMU_SMP)' --cmdline '$(CMDLINE)' \
+		--dtb "$$dtb" --timeout 14400 --log build/logs/shell.log
 
 check:
 	@tools/check.sh

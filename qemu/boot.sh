@@ -3,12 +3,13 @@
 #
 # usage: qemu/boot.sh [--mem SIZE] [--smp N] [--cmdline 'ARGS'] [--timeout SECONDS]
 #                     [--log FILE] [--dtb FILE] [--kernel IMAGE] [--initrd FILE]
-#                     [--interactive] [--strict]
+#                     [--interactive] [--strict] [--allow-warn]
 #
 # The console goes to the terminal and to the log file. The exit status is
 # non-zero on timeout, on a kernel panic/oops/WARN/BUG or lockdep splat in the
 # log, or when the init never printed 'PASR-INIT: done' (not checked with
 # --interactive). With --strict, a 'SELFTEST: ... FAIL' line also fails.
+# --allow-warn accepts WARN splats (for scenarios that provoke them on purpose).
 set -euo pipefail
 . "$(dirname "$0")/../tools/lib.sh"
 
@@ -22,6 +23,7 @@ KERNEL="$OUT_QEMU/arch/arm64/boot/Image"
 INITRD="$INITRAMFS_DIR/initramfs.cpio.gz"
 INTERACTIVE=0
 STRICT=0
+ALLOW_WARN=0
 
 while [ $# -gt 0 ]; do
 	case "$1" in
@@ -35,7 +37,8 @@ while [ $# -gt 0 ]; do
 	--initrd) INITRD="$2"; shift 2 ;;
 	--interactive) INTERACTIVE=1; shift ;;
 	--strict) STRICT=1; shift ;;
-	-h | --help) sed -n '2,13p' "$0"; exit 0 ;;
+	--allow-warn) ALLOW_WARN=1; shift ;;
+	-h | --help) sed -n '2,14p' "$0"; exit 0 ;;
 	*) die "boot: unknown option $1" ;;
 	esac
 done
@@ -109,6 +112,9 @@ BAD_PATTERNS=(
 	'rcu_preempt detected stalls|rcu: INFO'
 )
 for pat in "${BAD_PATTERNS[@]}"; do
+	if [ "$ALLOW_WARN" = 1 ]; then
+		case "$pat" in 'WARNING:' | *'cut here'*) continue ;; esac
+	fi
 	if hit="$(grep -m1 -E -- "$pat" "$LOG")"; then
 		log "boot: FAIL: kernel log contains: $hit"
 		status=1

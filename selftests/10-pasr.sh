@@ -39,6 +39,7 @@ fill() {
 
 layout_given=0
 grep -q 'ddr_die=' /proc/cmdline && layout_given=1
+grep -qs 'linux,pasr-ddr-layout' /proc/device-tree/*/compatible && layout_given=1
 expect="$(arg pasr_test.expect)" || { [ $layout_given = 1 ] && expect=on || expect=off; }
 
 # --- state: sysfs ABI and the expected enable state --------------------------
