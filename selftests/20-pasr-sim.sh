@@ -1,0 +1,211 @@
+#!/bin/sh
+# Simulated LPDDR PASR controller (drivers/memory/pasr-sim.c) in-guest tests.
+# Each test prints one line
+#   SELFTEST: <name> PASS|FAIL|SKIP <details>
+#
+# Command-line knobs (added by the boot scenario):
+#   pasr_sim_test.fault=1     break the accounting on purpose (debugfs
+#                             pasr/skip_gets) and expect the controller to
+#                             detect it on self-refresh entry
+#   pasr_sim_test.suspend=0   skip the suspend-to-idle cycle
+#
+# Without the fault, the same workload must give zero violations and leave
+# the data intact.
+
+D=/sys/kernel/debug/pasr-sim
+PASR_DBG=/sys/kernel/debug/pasr
+SYS=/sys/kernel/mm/pasr
+RTC=/sys/class/rtc/rtc0/wakealarm
+
+arg() {
+	for w in $(cat /proc/cmdline); do
+		case "$w" in "$1"=*) echo "${w#*=}"; return 0 ;; esac
+	done
+	return 1
+}
+
+result() { echo "SELFTEST: $1 $2 $3"; }
+
+# sr KEY: a counter of $D/self_refresh
+sr() { awk -v k="$1" '$1 == k { print $2 }' $D/self_refresh; }
+
+# total KEY: a value of the 'total' line of $D/status
+total() {
+	awk -v k="$1" '$1 == "total" { for (i = 2; i < NF; i++) if ($i == k) print $(i + 1) }' $D/status
+}
+
+# dies: "die 0 mr 0x0 writes 3; die 1 mr 0xfe writes 9"
+dies() {
+	awk '$1 == "die" { for (i = 3; i < NF; i++) { if ($i == "mr") m = $(i + 1); if ($i == "writes") w = $(i + 1) }
+		printf "%sdie %s mr %s writes %s", sep, $2, m, w; sep = "; " }' $D/status
+}
+
+# positive X: X (e.g. "43.7%" or "12.500") is greater than zero
+positive() { echo "$1" | awk '{ exit !($1 + 0 > 0) }'; }
+
+mem_free_mib() { awk '/^MemFree:/ {print int($2 / 1024)}' /proc/meminfo; }
+
+# corrupted FILE: 1 if FILE (written with zeros) holds a byte that is not zero
+corrupted() { tr -d '\000' <"$1" | head -c 1 | wc -c; }
+
+# enter MS: simulated self-refresh for MS ms; prints the new violations
+enter() {
+	v=$(sr violations)
+	echo "$1" >$D/self_refresh || { echo -1; return; }
+	echo $(($(sr violations) - v))
+}
+
+names="kunit status self-refresh retention suspend"
+fault="$(arg pasr_sim_test.fault)"
+[ "$fault" = 1 ] && names="kunit status self-refresh fault-detect"
+
+if [ ! -d $D ]; then
+	if grep -qs 'linux,lpddr-pasr-sim' /proc/device-tree/*/compatible &&
+		[ "$(cat $SYS/enabled 2>/dev/null)" = 1 ]; then
+		result pasr-sim-probe FAIL "(PASR is on and the DT has a linux,lpddr-pasr-sim node, but no $D)"
+	else
+		for t in $names; do
+			result pasr-sim-$t SKIP "(no simulated PASR controller)"
+		done
+	fi
+	exit 0
+fi
+
+# --- kunit: the pasr_sim suite, when the scenario ran KUnit at boot ----------
+test_kunit() {
+	if [ "$(arg kunit.enable)" != 1 ]; then
+		result pasr-sim-kunit SKIP "(KUnit not run at boot: kunit.enable=1 kunit.filter_glob=pasr_sim)"
+		return
+	fi
+	l="$(dmesg | grep -o '# pasr_sim: pass:.*' | tail -n1)"
+	case "$l" in
+	"# pasr_sim: pass:"*" fail:0 "*) result pasr-sim-kunit PASS "($l)" ;;
+	"") result pasr-sim-kunit FAIL "(no pasr_sim KUnit summary in the kernel log)" ;;
+	*) result pasr-sim-kunit FAIL "($l; $(dmesg | grep -c 'not ok .* pasr_sim') failed: see the console)" ;;
+	esac
+}
+
+# --- status: mode registers written, power estimate with a saving ----------
+test_status() {
+	w=$(total writes)
+	s85=$(total saving_85c)
+	s45=$(total saving_45c)
+	d="($(dies); masked $(total masked) sections; 85C $(total power_85c_uw) of $(total full_85c_uw) uW: saving $s85; 45C $(total power_45c_uw) of $(total full_45c_uw) uW: saving $s45)"
+	if [ -n "$w" ] && [ "$w" -gt 0 ] && positive "$s85" && positive "$s45"; then
+		result pasr-sim-status PASS "$d"
+	else
+		result pasr-sim-status FAIL "(writes=$w) $d"
+	fi
+}
+
+# --- self-refresh: one debugfs entry of 1 s, no violation, energy saved ------
+test_self_refresh() {
+	e0=$(sr entries)
+	n=$(enter 1000)
+	e1=$(sr entries)
+	uj=$(sr energy_saved_85c_uj)
+	d="(entry $e1: $n violations, $(sr self_refresh_ms) ms in self-refresh, saved $uj uJ at 85C, $(sr energy_saved_45c_uj) uJ at 45C)"
+	if [ "$e1" = $((e0 + 1)) ] && [ "$n" = 0 ] && positive "$uj"; then
+		result pasr-sim-self-refresh PASS "$d"
+	else
+		result pasr-sim-self-refresh FAIL "$d"
+	fi
+}
+
+# fill_and_enter: fill half of the free memory into a tmpfs file, enter
+# self-refresh with the file in place, and read the file back. Sets n
+# (violations), bad (1 if the file is corrupted), mib, m0, m1.
+fill_and_enter() {
+	mkdir -p /mnt/sim && mount -t tmpfs -o size=95% tmpfs /mnt/sim
+	m0=$(total masked)
+	mib=$(($(mem_free_mib) * 50 / 100))
+	[ -n "$1" ] && echo "$1" >$PASR_DBG/skip_gets
+	dd if=/dev/zero of=/mnt/sim/fill bs=1M count=$mib 2>/dev/null
+	[ -n "$1" ] && echo 0 >$PASR_DBG/skip_gets
+	m1=$(total masked)
+	n=$(enter 100)
+	bad=$(corrupted /mnt/sim/fill)
+}
+
+cleanup_fill() {
+	rm -f /mnt/sim/fill
+	umount /mnt/sim
+	echo 1 >/proc/sys/vm/compact_memory 2>/dev/null
+	sleep 1
+}
+
+# --- retention: memory in use is never lost ---------------------------------
+test_retention() {
+	fill_and_enter ""
+	cleanup_fill
+	m2=$(total masked)
+	n2=$(enter 100)
+	d="(filled ${mib}MiB: masked sections $m0 -> $m1 -> $m2 after freeing; violations $n with the data in place, $n2 after; data corrupted: $bad)"
+	if [ "$n" = 0 ] && [ "$n2" = 0 ] && [ "$bad" -eq 0 ] && [ "$m1" -lt "$m0" ] &&
+		[ "$m2" -gt "$m1" ]; then
+		result pasr-sim-retention PASS "$d"
+	else
+		result pasr-sim-retention FAIL "$d"
+	fi
+}
+
+# --- suspend: one suspend-to-idle cycle is a self-refresh entry -------------
+test_suspend() {
+	if [ "$(arg pasr_sim_test.suspend)" = 0 ]; then
+		result pasr-sim-suspend SKIP "(pasr_sim_test.suspend=0)"
+		return
+	fi
+	if ! grep -qw freeze /sys/power/state 2>/dev/null || [ ! -w $RTC ]; then
+		result pasr-sim-suspend SKIP "(no suspend-to-idle or no RTC wake alarm)"
+		return
+	fi
+	s0=$(sr suspend_entries)
+	v0=$(sr violations)
+	t0=$(sr self_refresh_ms)
+	echo 0 >$RTC
+	echo +3 >$RTC
+	if ! echo freeze >/sys/power/state; then
+		result pasr-sim-suspend FAIL "(echo freeze >/sys/power/state failed)"
+		return
+	fi
+	s1=$(sr suspend_entries)
+	v1=$(sr violations)
+	t=$(($(sr self_refresh_ms) - t0))
+	d="(suspend entries $s0 -> $s1, $((v1 - v0)) violations, ${t} ms suspended, saved $(sr energy_saved_85c_uj) uJ at 85C in total)"
+	if [ "$s1" = $((s0 + 1)) ] && [ "$v1" = "$v0" ] && [ "$t" -gt 0 ]; then
+		result pasr-sim-suspend PASS "$d"
+	else
+		result pasr-sim-suspend FAIL "$d"
+	fi
+}
+
+# --- fault-detect: dropped pasr_get() calls are caught on self-refresh -------
+test_fault_detect() {
+	if [ ! -w $PASR_DBG/skip_gets ]; then
+		result pasr-sim-fault-detect FAIL "(no $PASR_DBG/skip_gets: CONFIG_PASR_FAULT_INJECTION off?)"
+		return
+	fi
+	if [ "$(total masked)" -le 0 ]; then
+		result pasr-sim-fault-detect FAIL "(nothing masked before the fault: nothing to detect)"
+		return
+	fi
+	fill_and_enter 1000000000
+	lost=$(sr data_pages_lost)
+	cleanup_fill
+	d="(dropped every pasr_get while filling ${mib}MiB: masked sections $m0 -> $m1; self-refresh found $n violations; $lost page-cache pages overwritten; the file reads back corrupted: $bad)"
+	if [ "$n" -gt 0 ] && [ "$bad" -eq 1 ]; then
+		result pasr-sim-fault-detect PASS "$d"
+	else
+		result pasr-sim-fault-detect FAIL "$d"
+	fi
+}
+
+test_kunit
+test_status
+test_self_refresh
+if [ "$fault" = 1 ]; then
+	test_fault_detect
+else
+	test_retention
+	test_suspend
+fi
