@@ -115,6 +115,19 @@ void pasr_rs_set_skip_gets(u64 n);
 void pasr_rs_set_faults(u32 faults);
 u64 pasr_rs_bench_calls(int dies, int sections, u64 iterations);
 
+/* Sections the governor holds: they hold no data and count as free. */
+#ifdef CONFIG_PASR_GOVERNOR
+bool pasr_gov_reserved(int section);
+#else
+static inline bool pasr_gov_reserved(int section)
+{
+	return false;
+}
+#endif
+
+/* /sys/kernel/mm/pasr, for the governor (mm/pasr/governor.c). */
+extern struct kobject *pasr_kobj;
+
 /* Implemented in C (mm/pasr/shim.c) for the Rust core only. */
 void pasr_shim_trace_mask(unsigned int die, u64 old, u64 new);
 void pasr_shim_trace_section(unsigned int section, bool free, bool masked);

@@ -275,6 +275,13 @@ static int pasr_verify_stopped(void *data)
 		}
 		spin_unlock(&zone->lock);
 	}
+	/* Governor reservations are off the free lists but hold no data. */
+	for (i = 0; i < res->sections; i++) {
+		struct pasr_section_info s;
+
+		if (pasr_gov_reserved(i) && pasr_rs_section_info(i, &s))
+			pasr_actual[i] = s.size;
+	}
 	res->mismatches = pasr_rs_verify(pasr_actual, res->sections,
 					 pasr_findings, PASR_MAX_REPORT);
 	return 0;
@@ -453,10 +460,14 @@ static void __init pasr_debugfs_init(void)
 #endif
 }
 
+/* /sys/kernel/mm/pasr, also home to the governor's directory */
+struct kobject *pasr_kobj;
+
 static int __init pasr_interfaces_init(void)
 {
 	struct kobject *kobj = kobject_create_and_add("pasr", mm_kobj);
 
+	pasr_kobj = kobj;
 	if (!kobj || sysfs_create_group(kobj, &pasr_attr_group))
 		pr_err("cannot create /sys/kernel/mm/pasr\n");
 	if (static_branch_unlikely(&pasr_enabled_key))

@@ -1,0 +1,387 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * PASR evacuation governor.
+ *
+ * Accounting alone masks little: the kernel spreads pages over all memory.
+ * When memory use is low, the governor empties whole sections by migrating
+ * their movable pages elsewhere with alloc_contig_range(), and keeps each
+ * emptied section as a reservation: the pages are held by the governor,
+ * hold no data, and are counted free for masking. Reservations go back to
+ * the allocator through a shrinker under memory pressure, and all at once
+ * from the OOM notifier, so PASR never causes an allocation failure or an
+ * OOM that the kernel without PASR would not have.
+ *
+ * Sections with the most free memory are evacuated first. Boot with
+ * movablecore= so that unmovable kernel allocations stay out of the
+ * sections that can be emptied.
+ */
+
+#define pr_fmt(fmt) "pasr: governor: " fmt
+
+#include <linux/gfp.h>
+#include <linux/init.h>
+#include <linux/kobject.h>
+#include <linux/mm.h>
+#include <linux/mmzone.h>
+#include <linux/mutex.h>
+#include <linux/oom.h>
+#include <linux/pasr.h>
+#include <linux/shrinker.h>
+#include <linux/suspend.h>
+#include <linux/sysfs.h>
+#include <linux/vmstat.h>
+#include <linux/workqueue.h>
+
+#define PASR_GOV_SECTIONS	256
+#define PASR_GOV_BACKOFF	10	/* ticks before retrying a failed section */
+
+/*
+ * pasr_gov_lock protects the bitmaps and statistics. It is never held across
+ * alloc_contig_range(), which may reclaim and so call our shrinker.
+ */
+static DEFINE_MUTEX(pasr_gov_lock);
+static DECLARE_BITMAP(pasr_reserved, PASR_GOV_SECTIONS);
+static DECLARE_BITMAP(pasr_busy, PASR_GOV_SECTIONS);	/* being evacuated */
+static u8 pasr_backoff[PASR_GOV_SECTIONS];
+static unsigned long pasr_gov_pressure_until;	/* jiffies */
+
+static bool pasr_gov_enabled;
+static unsigned int pasr_gov_threshold = 60;	/* % of memory holding data */
+static unsigned int pasr_gov_margin = 2;	/* % of memory kept free */
+static unsigned int pasr_gov_interval_ms = 500;
+static unsigned long pasr_gov_evacuated, pasr_gov_migrated;
+static unsigned long pasr_gov_returned, pasr_gov_failures;
+static atomic_long_t pasr_gov_reserved_pages = ATOMIC_LONG_INIT(0);
+
+static void pasr_gov_fn(struct work_struct *work);
+static DECLARE_DELAYED_WORK(pasr_gov_work, pasr_gov_fn);
+
+static int __init pasr_gov_param(char *val)
+{
+	if (!val || kstrtobool(val, &pasr_gov_enabled))
+		pr_err("pasr.governor=%s: expected 0 or 1\n", val ? val : "");
+	return 0;
+}
+early_param("pasr.governor", pasr_gov_param);
+
+/* Memory holding data, in percent: reservations hold none. */
+static unsigned int pasr_gov_use(void)
+{
+	unsigned long total = totalram_pages();
+	unsigned long free = global_zone_page_state(NR_FREE_PAGES) +
+			     atomic_long_read(&pasr_gov_reserved_pages);
+
+	return total ? 100 - min(free * 100 / total, 100UL) : 100;
+}
+
+/*
+ * Whether @pages more can be reserved and still leave pasr_gov_margin % of
+ * memory free for allocations that cannot wait for the shrinker.
+ */
+static bool pasr_gov_room(unsigned long pages)
+{
+	unsigned long free = global_zone_page_state(NR_FREE_PAGES);
+
+	return free > pages + totalram_pages() * pasr_gov_margin / 100;
+}
+
+bool pasr_gov_reserved(int section)
+{
+	return section >= 0 && section < PASR_GOV_SECTIONS &&
+	       test_bit(section, pasr_reserved);
+}
+
+/* The pfn range of section @i if it lies in one populated zone. */
+static bool pasr_gov_range(const struct pasr_section_info *s,
+			   unsigned long *start, unsigned long *end)
+{
+	*start = PHYS_PFN(s->start);
+	*end = PHYS_PFN(s->start + s->size);
+	if (!pfn_valid(*start) || !pfn_valid(*end - 1))
+		return false;
+	return page_zone(pfn_to_page(*start)) == page_zone(pfn_to_page(*end - 1));
+}
+
+/* Called with pasr_gov_lock held. Returns the pages given back. */
+static unsigned long pasr_gov_release(int i)
+{
+	struct pasr_section_info s;
+	unsigned long start, end;
+
+	if (!test_bit(i, pasr_reserved) || !pasr_rs_section_info(i, &s) ||
+	    !pasr_gov_range(&s, &start, &end))
+		return 0;
+	/* Used again before the pages reach the free lists, which put them. */
+	pasr_get(s.start, s.size);
+	free_contig_range(start, end - start);
+	clear_bit(i, pasr_reserved);
+	atomic_long_sub(end - start, &pasr_gov_reserved_pages);
+	pasr_gov_returned++;
+	return end - start;
+}
+
+static unsigned long pasr_gov_release_all(void)
+{
+	unsigned long freed = 0;
+	int i;
+
+	for_each_set_bit(i, pasr_reserved, PASR_GOV_SECTIONS)
+		freed += pasr_gov_release(i);
+	return freed;
+}
+
+/*
+ * One evacuation step: reserve the section with the most free memory, if
+ * memory use stays below the threshold afterwards and there was no memory
+ * pressure lately. Fully free sections go first: held, they cannot become
+ * migration targets. Returns true if a section was reserved.
+ */
+static bool pasr_gov_step(void)
+{
+	unsigned long start, end, pages;
+	struct pasr_section_info s, best = { };
+	int i, pick = -1, ret;
+
+	if (time_before(jiffies, READ_ONCE(pasr_gov_pressure_until)))
+		return false;
+	mutex_lock(&pasr_gov_lock);
+	for (i = 0; i < PASR_GOV_SECTIONS && pasr_rs_section_info(i, &s); i++) {
+		if (pasr_backoff[i]) {
+			pasr_backoff[i]--;
+			continue;
+		}
+		if (test_bit(i, pasr_reserved) || test_bit(i, pasr_busy) ||
+		    !pasr_gov_range(&s, &start, &end))
+			continue;
+		if (pick < 0 || s.free > best.free) {
+			pick = i;
+			best = s;
+		}
+	}
+	if (pick < 0 || pasr_gov_use() >= pasr_gov_threshold ||
+	    !pasr_gov_room(PHYS_PFN(best.size))) {
+		mutex_unlock(&pasr_gov_lock);
+		return false;
+	}
+	set_bit(pick, pasr_busy);
+	mutex_unlock(&pasr_gov_lock);
+
+	pages = PHYS_PFN(best.size - best.free);
+	pasr_gov_range(&best, &start, &end);
+	/* __GFP_NORETRY is not supported here: -EINVAL */
+	ret = alloc_contig_range(start, end, MIGRATE_MOVABLE,
+				 GFP_KERNEL | __GFP_NOWARN);
+
+	mutex_lock(&pasr_gov_lock);
+	clear_bit(pick, pasr_busy);
+	if (ret) {
+		pasr_gov_failures++;
+		pasr_backoff[pick] = PASR_GOV_BACKOFF;
+	} else {
+		/* The governor holds every page now: they hold no data. */
+		set_bit(pick, pasr_reserved);
+		atomic_long_add(end - start, &pasr_gov_reserved_pages);
+		pasr_put(best.start, best.size);
+		pasr_gov_evacuated++;
+		pasr_gov_migrated += pages;
+	}
+	mutex_unlock(&pasr_gov_lock);
+	return !ret;
+}
+
+static void pasr_gov_run(unsigned int max_steps)
+{
+	while (max_steps-- && pasr_gov_use() < pasr_gov_threshold &&
+	       pasr_gov_step())
+		;
+}
+
+static void pasr_gov_fn(struct work_struct *work)
+{
+	if (!READ_ONCE(pasr_gov_enabled))
+		return;
+	pasr_gov_run(1);
+	schedule_delayed_work(&pasr_gov_work,
+			      msecs_to_jiffies(pasr_gov_interval_ms));
+}
+
+/* --- giving memory back --- */
+
+static unsigned long pasr_gov_count(struct shrinker *sh,
+				    struct shrink_control *sc)
+{
+	long n = atomic_long_read(&pasr_gov_reserved_pages);
+
+	return n ? n : SHRINK_EMPTY;
+}
+
+static unsigned long pasr_gov_scan(struct shrinker *sh,
+				   struct shrink_control *sc)
+{
+	unsigned long freed = 0;
+	int i;
+
+	/* Memory is short: stop reserving for a while. */
+	WRITE_ONCE(pasr_gov_pressure_until, jiffies + 10 * HZ);
+	mutex_lock(&pasr_gov_lock);
+	for_each_set_bit(i, pasr_reserved, PASR_GOV_SECTIONS) {
+		if (freed >= sc->nr_to_scan)
+			break;
+		freed += pasr_gov_release(i);
+	}
+	mutex_unlock(&pasr_gov_lock);
+	return freed ? freed : SHRINK_STOP;
+}
+
+static int pasr_gov_oom(struct notifier_block *nb, unsigned long action,
+			void *parm)
+{
+	WRITE_ONCE(pasr_gov_pressure_until, jiffies + 10 * HZ);
+	mutex_lock(&pasr_gov_lock);
+	*(unsigned long *)parm += pasr_gov_release_all();
+	mutex_unlock(&pasr_gov_lock);
+	return NOTIFY_OK;
+}
+
+static struct notifier_block pasr_gov_oom_nb = {
+	.notifier_call = pasr_gov_oom,
+};
+
+#ifdef CONFIG_PM_SLEEP
+/* Evacuate what can be before the system sleeps, while tasks still run. */
+static int pasr_gov_pm(struct notifier_block *nb, unsigned long action,
+		       void *data)
+{
+	if (action == PM_SUSPEND_PREPARE && READ_ONCE(pasr_gov_enabled))
+		pasr_gov_run(PASR_GOV_SECTIONS);
+	return NOTIFY_OK;
+}
+
+static struct notifier_block pasr_gov_pm_nb = {
+	.notifier_call = pasr_gov_pm,
+};
+#endif
+
+/* --- sysfs: /sys/kernel/mm/pasr/governor/ --- */
+
+static ssize_t enabled_show(struct kobject *k, struct kobj_attribute *a,
+			    char *buf)
+{
+	return sysfs_emit(buf, "%d\n", READ_ONCE(pasr_gov_enabled));
+}
+
+static ssize_t enabled_store(struct kobject *k, struct kobj_attribute *a,
+			     const char *buf, size_t len)
+{
+	bool on;
+
+	if (kstrtobool(buf, &on))
+		return -EINVAL;
+	WRITE_ONCE(pasr_gov_enabled, on);
+	if (on) {
+		mod_delayed_work(system_wq, &pasr_gov_work, 0);
+	} else {
+		cancel_delayed_work_sync(&pasr_gov_work);
+		mutex_lock(&pasr_gov_lock);
+		pasr_gov_release_all();
+		mutex_unlock(&pasr_gov_lock);
+	}
+	return len;
+}
+
+static struct kobj_attribute enabled_attr = __ATTR_RW(enabled);
+
+static ssize_t threshold_show(struct kobject *k, struct kobj_attribute *a,
+			      char *buf)
+{
+	return sysfs_emit(buf, "%u\n", READ_ONCE(pasr_gov_threshold));
+}
+
+static ssize_t threshold_store(struct kobject *k, struct kobj_attribute *a,
+			       const char *buf, size_t len)
+{
+	unsigned int v;
+
+	if (kstrtouint(buf, 0, &v) || v > 100)
+		return -EINVAL;
+	WRITE_ONCE(pasr_gov_threshold, v);
+	return len;
+}
+
+static struct kobj_attribute threshold_attr = __ATTR_RW(threshold);
+
+static ssize_t trigger_store(struct kobject *k, struct kobj_attribute *a,
+			     const char *buf, size_t len)
+{
+	pasr_gov_run(PASR_GOV_SECTIONS);
+	return len;
+}
+
+static struct kobj_attribute trigger_attr = __ATTR_WO(trigger);
+
+static ssize_t release_store(struct kobject *k, struct kobj_attribute *a,
+			     const char *buf, size_t len)
+{
+	mutex_lock(&pasr_gov_lock);
+	pasr_gov_release_all();
+	mutex_unlock(&pasr_gov_lock);
+	return len;
+}
+
+static struct kobj_attribute release_attr = __ATTR_WO(release);
+
+static ssize_t stats_show(struct kobject *k, struct kobj_attribute *a,
+			  char *buf)
+{
+	return sysfs_emit(buf,
+			  "evacuated %lu\nmigrated_pages %lu\nreturned %lu\nfailures %lu\nreserved_bytes %llu\nuse_percent %u\n",
+			  pasr_gov_evacuated, pasr_gov_migrated,
+			  pasr_gov_returned, pasr_gov_failures,
+			  (u64)atomic_long_read(&pasr_gov_reserved_pages) << PAGE_SHIFT,
+			  pasr_gov_use());
+}
+
+static struct kobj_attribute stats_attr = __ATTR_RO(stats);
+
+static struct attribute *pasr_gov_attrs[] = {
+	&enabled_attr.attr,
+	&threshold_attr.attr,
+	&trigger_attr.attr,
+	&release_attr.attr,
+	&stats_attr.attr,
+	NULL,
+};
+
+static const struct attribute_group pasr_gov_group = {
+	.name = "governor",
+	.attrs = pasr_gov_attrs,
+};
+
+static int __init pasr_gov_init(void)
+{
+	struct shrinker *sh;
+
+	if (!static_branch_unlikely(&pasr_enabled_key))
+		return 0;
+	sh = shrinker_alloc(0, "pasr-governor");
+	if (!sh) {
+		pr_err("no shrinker; governor disabled\n");
+		return 0;
+	}
+	sh->count_objects = pasr_gov_count;
+	sh->scan_objects = pasr_gov_scan;
+	sh->seeks = 0;
+	shrinker_register(sh);
+	register_oom_notifier(&pasr_gov_oom_nb);
+#ifdef CONFIG_PM_SLEEP
+	register_pm_notifier(&pasr_gov_pm_nb);
+#endif
+	if (!pasr_kobj || sysfs_create_group(pasr_kobj, &pasr_gov_group))
+		pr_err("cannot create /sys/kernel/mm/pasr/governor\n");
+	if (pasr_gov_enabled)
+		schedule_delayed_work(&pasr_gov_work, 0);
+	pr_info("ready (%s, threshold %u%%)\n",
+		pasr_gov_enabled ? "on" : "off", pasr_gov_threshold);
+	return 0;
+}
+late_initcall(pasr_gov_init);

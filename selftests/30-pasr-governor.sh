@@ -1,0 +1,101 @@
+#!/bin/sh
+# PASR evacuation governor: effectiveness against the ideal, and pressure.
+# Runs only with pasr_test.governor=1 (the pasr-governor scenario).
+#
+# Scenario: a workload uses ~75% of memory (tmpfs for anonymous-like memory,
+# plus block-device page cache), then the tmpfs part is freed and the system
+# idles with the page cache still there. The ideal is the free memory rounded
+# down to whole sections: no PASR design could mask more. Masked bytes are
+# sampled with the governor off, then on, every 2 s of guest time.
+#
+# Prints machine-readable rows: GOVBENCH <mode> <t_s> <masked_MiB> <ideal_MiB> <pct>
+
+SYS=/sys/kernel/mm/pasr
+GOV=$SYS/governor
+
+arg() {
+	for w in $(cat /proc/cmdline); do
+		case "$w" in "$1"=*) echo "${w#*=}"; return 0 ;; esac
+	done
+	return 1
+}
+
+result() { echo "SELFTEST: $1 $2 $3"; }
+
+if [ "$(arg pasr_test.governor)" != 1 ]; then
+	result pasr-governor SKIP "(no pasr_test.governor=1)"
+	exit 0
+fi
+if [ ! -d $GOV ] || [ "$(cat $SYS/enabled)" != 1 ]; then
+	result pasr-governor FAIL "(no $GOV or PASR off)"
+	exit 0
+fi
+
+mib() { echo $(($1 / 1048576)); }
+meminfo() { awk -v k="$1:" '$1 == k {print $2 * 1024}' /proc/meminfo; }
+stat() { awk -v k="$1" '$1 == k {print $2}' $GOV/stats; }
+section=$(($(cat $SYS/total_bytes) / $(cat $SYS/sections)))
+mismatches() { awk '/^sections/ {print $6}' /sys/kernel/debug/pasr/verify; }
+
+# ideal: free memory (reservations hold no data) rounded down to sections
+ideal() {
+	f=$(($(meminfo MemFree) + $(stat reserved_bytes)))
+	echo $((f / section * section))
+}
+
+sample() { # sample MODE SECONDS -> prints rows, leaves last pct in $pct
+	t=0
+	while [ $t -le "$2" ]; do
+		m=$(cat $SYS/masked_bytes)
+		i=$(ideal)
+		pct=0
+		[ "$i" -gt 0 ] && pct=$((m * 100 / i))
+		echo "GOVBENCH $1 $t $(mib $m) $(mib $i) $pct"
+		[ $t -lt "$2" ] && sleep 2
+		t=$((t + 2))
+	done
+}
+
+total=$(meminfo MemTotal)
+echo 0 >$GOV/enabled
+mkdir -p /mnt/gov && mount -t tmpfs -o size=95% tmpfs /mnt/gov
+# workload: ~45% anonymous-like (tmpfs), ~30% page cache (held open)
+dd if=/dev/zero of=/mnt/gov/anon bs=1M count=$((total * 45 / 100 / 1048576)) 2>/dev/null
+exec 3</dev/vda
+dd if=/dev/vda of=/dev/null bs=1M count=$((total * 30 / 100 / 1048576)) 2>/dev/null
+used=$(((total - $(meminfo MemFree)) * 100 / total))
+rm -f /mnt/gov/anon
+v0=$(mismatches)
+
+echo "GOVBENCH # mode t_s masked_MiB ideal_MiB pct_of_ideal (workload peak ${used}% used, section $(mib $section)MiB)"
+sample off 10
+off=$pct
+echo 1 >$GOV/enabled
+sample on 30
+on=$pct
+v1=$(mismatches)
+d="(masked/ideal: governor off ${off}%, on ${on}% after 30s; evacuated $(stat evacuated), migrated $(stat migrated_pages) pages, failures $(stat failures); mismatches $v0/$v1)"
+if [ "$on" -ge 90 ] && [ "$v0" = 0 ] && [ "$v1" = 0 ]; then
+	result pasr-governor PASS "$d"
+else
+	result pasr-governor FAIL "$d"
+fi
+
+# pressure: with sections reserved, allocate 90% of memory; no OOM, and the
+# reservations come back
+r0=$(stat returned)
+res=$(stat reserved_bytes)
+want=$((total * 90 / 100 / 1048576))
+got=$(dd if=/dev/zero of=/mnt/gov/big bs=1M count=$want 2>&1 | awk -F+ '/records out/ {print $1; exit}')
+r1=$(stat returned)
+oom=$(dmesg | grep -c -i 'out of memory')
+rm -f /mnt/gov/big
+v2=$(mismatches)
+d="(reserved $(mib $res)MiB, wrote ${got}/${want}MiB, reservations returned $((r1 - r0)), OOM lines $oom, mismatches $v2)"
+if [ "$res" -gt 0 ] && [ "$got" = "$want" ] && [ $((r1 - r0)) -gt 0 ] && [ "$oom" = 0 ] && [ "$v2" = 0 ]; then
+	result pasr-governor-pressure PASS "$d"
+else
+	result pasr-governor-pressure FAIL "$d"
+fi
+exec 3<&-
+umount /mnt/gov
