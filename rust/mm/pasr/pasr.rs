@@ -396,7 +396,8 @@ pub extern "C" fn pasr_rs_late_init() {
     }
     #[cfg(CONFIG_PASR_DEBUG_CONTROLLER)]
     for d in 0..map.die_count() {
-        if let Some(die) = map.die(d) {
+        // A real (or simulated) controller that registered first keeps its die.
+        if let Some(die) = map.die(d).filter(|die| !die.has_callback) {
             // SAFETY: `debug_controller` only logs, and may run anywhere; it needs no cookie
             // memory, the die index is passed by value.
             let r = unsafe { map.register(die.base, debug_controller, d as *mut c_void) };
