@@ -9,12 +9,15 @@
 #define pr_fmt(fmt) "pasr: " fmt
 
 #include <linux/bug.h>
+#include <linux/cpu.h>
 #include <linux/debugfs.h>
 #include <linux/gfp.h>
 #include <linux/init.h>
 #include <linux/jump_label.h>
 #include <linux/kernel.h>
 #include <linux/kobject.h>
+#include <linux/memory.h>
+#include <linux/memory_hotplug.h>
 #include <linux/mm.h>
 #include <linux/mmzone.h>
 #include <linux/mutex.h>
@@ -230,6 +233,66 @@ void pasr_shim_trace_section(unsigned int section, bool free, bool masked)
 	trace_pasr_section_state(section, free, masked);
 }
 
+/* --- memory hotplug: offline memory holds no data and counts as free --- */
+
+#define PASR_MAX_OFFLINE	64
+
+/* Written by the memory notifier, under the memory hotplug lock. */
+static struct {
+	unsigned long start_pfn, nr_pages;
+} pasr_offline[PASR_MAX_OFFLINE];
+static int pasr_noffline;
+
+#ifdef CONFIG_MEMORY_HOTPLUG
+/*
+ * Offlining takes every max-order block of the range off the free lists
+ * (each one a pasr_get()); once offline, the range holds no data, so it is
+ * put back as free. Onlining frees the pages into the buddy allocator again
+ * (each block a pasr_put()), so the range is first taken back. Only ranges
+ * PASR saw go offline are taken back: memory that was never online was
+ * never counted free.
+ */
+static int pasr_memory_callback(struct notifier_block *nb,
+				unsigned long action, void *arg)
+{
+	struct memory_notify *mn = arg;
+	phys_addr_t start = PFN_PHYS(mn->start_pfn);
+	unsigned long size = mn->nr_pages << PAGE_SHIFT;
+	int i;
+
+	if (!static_branch_unlikely(&pasr_enabled_key))
+		return NOTIFY_OK;
+	for (i = 0; i < pasr_noffline; i++)
+		if (pasr_offline[i].start_pfn == mn->start_pfn &&
+		    pasr_offline[i].nr_pages == mn->nr_pages)
+			break;
+	switch (action) {
+	case MEM_OFFLINE:
+		if (i == pasr_noffline && i < PASR_MAX_OFFLINE) {
+			pasr_offline[i].start_pfn = mn->start_pfn;
+			pasr_offline[i].nr_pages = mn->nr_pages;
+			pasr_noffline++;
+			pasr_put(start, size);
+		}
+		break;
+	case MEM_GOING_ONLINE:
+		if (i < pasr_noffline) {
+			pasr_get(start, size);
+			pasr_offline[i] = pasr_offline[--pasr_noffline];
+		}
+		break;
+	}
+	return NOTIFY_OK;
+}
+
+static int __init pasr_memory_init(void)
+{
+	hotplug_memory_notifier(pasr_memory_callback, DEFAULT_CALLBACK_PRI);
+	return 0;
+}
+subsys_initcall(pasr_memory_init);
+#endif
+
 /* --- verifier: recompute every section's free bytes from the free lists --- */
 
 #define PASR_MAX_SECTIONS	256
@@ -275,7 +338,18 @@ static int pasr_verify_stopped(void *data)
 		}
 		spin_unlock(&zone->lock);
 	}
-	/* Governor reservations are off the free lists but hold no data. */
+	/* Offline memory and reservations are off the free lists, hold no data. */
+	for (i = 0; i < pasr_noffline; i++) {
+		u64 pa = PFN_PHYS(pasr_offline[i].start_pfn);
+		u64 end = pa + ((u64)pasr_offline[i].nr_pages << PAGE_SHIFT);
+		int s;
+
+		for (; pa < end; pa += PAGE_SIZE << MAX_PAGE_ORDER) {
+			s = pasr_rs_lookup(pa);
+			if (s >= 0 && s < res->sections)
+				pasr_actual[s] += PAGE_SIZE << MAX_PAGE_ORDER;
+		}
+	}
 	for (i = 0; i < res->sections; i++) {
 		struct pasr_section_info s;
 
@@ -294,7 +368,12 @@ static int pasr_verify(struct pasr_verify_result *res)
 
 	memset(res, 0, sizeof(*res));
 	mutex_lock(&pasr_verify_mutex);
-	ret = stop_machine(pasr_verify_stopped, res, NULL);
+	/* Hold off memory hotplug too: it changes pasr_offline[]. */
+	cpus_read_lock();
+	get_online_mems();
+	ret = stop_machine_cpuslocked(pasr_verify_stopped, res, NULL);
+	put_online_mems();
+	cpus_read_unlock();
 	mutex_unlock(&pasr_verify_mutex);
 	return ret ? ret : res->mismatches;
 }
