@@ -6,6 +6,9 @@
 # Besides NAME MEM SMP CMDLINE TIMEOUT EXPECT REJECT (see default.conf), a
 # scenario may set DT_LAYOUT (boot with the DTB of qemu/mkdtb.sh --layout
 # DT_LAYOUT: default or a layout file) and ALLOW_WARN=1 (boot.sh --allow-warn).
+# A scenario that passed is not booted again while its inputs (kernel,
+# initramfs, DT sources, the scenario and these scripts) are unchanged: its
+# results are reused and the log says so. PASR_NO_CACHE=1 boots everything.
 # Exits non-zero if anything failed.
 set -euo pipefail
 . "$(dirname "$0")/../tools/lib.sh"
@@ -13,6 +16,13 @@ set -euo pipefail
 confs=("$@")
 [ "${#confs[@]}" -gt 0 ] || confs=("$REPO"/qemu/scenarios/*.conf)
 fail=0
+CACHE="$BUILD/scenario-cache"
+mkdir -p "$CACHE"
+inputs_key() { # inputs_key CONF: hash of everything a boot's outcome depends on
+	cat "$OUT_QEMU/arch/arm64/boot/Image" "$INITRAMFS_DIR/initramfs.cpio.gz" "$1" \
+		"$REPO/qemu/boot.sh" "$REPO/qemu/run-scenarios.sh" "$REPO/qemu/mkdtb.sh" \
+		"$REPO"/qemu/dt/* 2>/dev/null | sha256sum | cut -d' ' -f1
+}
 for conf in "${confs[@]}"; do
 	[ -f "$conf" ] || continue
 	NAME="$(basename "$conf" .conf)" MEM=1G SMP=2 CMDLINE="" TIMEOUT=300 EXPECT="" REJECT=""
@@ -20,6 +30,15 @@ for conf in "${confs[@]}"; do
 	# shellcheck disable=SC1090
 	. "$conf"
 	logf="$LOGS/scenario-$NAME.log"
+	key="$(inputs_key "$conf")"
+	if [ "${PASR_NO_CACHE:-0}" != 1 ] && [ -f "$CACHE/$NAME.results" ] &&
+		[ "$(cat "$CACHE/$NAME.key" 2>/dev/null)" = "$key" ]; then
+		grep ' scenario/' "$CACHE/$NAME.results" >>"$RESULTS/scenario.txt" || true
+		grep ' selftest/' "$CACHE/$NAME.results" >>"$RESULTS/selftest.txt" || true
+		log "scenario $NAME: PASS (inputs unchanged since it passed; not booted again)"
+		continue
+	fi
+	rm -f "$CACHE/$NAME.key" "$CACHE/$NAME.results"
 	log "scenario $NAME: mem=$MEM smp=$SMP cmdline='$CMDLINE'"
 	ok=1
 	opts=()
@@ -69,5 +88,11 @@ for conf in "${confs[@]}"; do
 			log "scenario $NAME: $line" ;;
 		esac
 	done < <(grep -aoE 'SELFTEST: [^ ]+ (PASS|FAIL|SKIP).*' "$logf" | tr -d '\r' || true)
+	# remember a scenario that passed entirely, with its inputs
+	if [ "$ok" = 1 ] && ! grep -q "^FAIL selftest/$NAME/" "$RESULTS/selftest.txt" 2>/dev/null; then
+		{ grep -h " scenario/$NAME\$" "$RESULTS/scenario.txt"
+		  grep -h " selftest/$NAME/" "$RESULTS/selftest.txt" 2>/dev/null; } >"$CACHE/$NAME.results" || true
+		echo "$key" >"$CACHE/$NAME.key"
+	fi
 done
 exit "$fail"
