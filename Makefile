@@ -15,7 +15,7 @@ INITRAMFS := build/initramfs/initramfs.cpio.gz
 BUSYBOX   := build/deps/busybox-arm64/bin/busybox
 
 .PHONY: all deps tree kernel initramfs host-test kunit scenarios run shell check clean distclean \
-	lint series
+	lint series bench
 
 all: kernel initramfs
 
@@ -67,6 +67,11 @@ lint: tree
 # the submission series, with a cover letter, in build/series/
 series: tree
 	@tools/series.sh
+
+# non-debug kernels, PASR benchmarks in QEMU: report, CSV and PNG in build/bench/
+# (not part of 'make check'; see docs/benchmarks.md)
+bench: tree
+	@tools/bench.sh
 
 clean:
 	rm -rf build/out build/results

@@ -1,0 +1,188 @@
+#!/bin/bash
+# 'make bench': build non-debug kernels, run the PASR benchmarks in QEMU, and
+# write a Markdown report (stdout and build/bench/report.md), CSV files and
+# PNG plots under build/bench/. Not part of 'make check'.
+#
+#   1. build/out/bench         allnoconfig + tools/bench.fragment (PASR + PASR_BENCH,
+#                              no debugging options)
+#   2. build/out/bench-nopasr  the same without CONFIG_PASR (skip: BENCH_NOPASR=0)
+#   3. boots, with QEMU's -icount so that guest time follows the instruction count,
+#      BENCH_BOOTS times each, interleaved (off, on, absent, off, on, ...):
+#        off     bench kernel, layout given, pasr=off (static key off)
+#        on      bench kernel, layout given
+#        absent  bench-nopasr kernel, same command line
+#      each boot runs /sys/kernel/debug/pasr_bench/run and a tmpfs workload
+#      (tools/bench-init.sh is the guest's /init). -icount is not record/replay:
+#      host timing still moves interrupts a little, so boots differ slightly and
+#      the repeated boots measure that noise.
+#   4. tools/bench-report.py turns the console logs into the report.
+#
+# Knobs (environment): BENCH_ICOUNT (QEMU -icount options, default
+# 'shift=0,align=off,sleep=off'; 'off' for no -icount), BENCH_MEM (1G),
+# BENCH_SMP (1), BENCH_LAYOUT, BENCH_LOOPS (5), BENCH_MIB (300),
+# BENCH_NOPASR (1), BENCH_BOOTS (boots per configuration, 5), BENCH_TIMEOUT
+# (per boot, 900 s).
+set -euo pipefail
+. "$(dirname "$0")/lib.sh"
+
+lock bench
+
+OUT="$BUILD/bench"
+FRAGMENT="$REPO/tools/bench.fragment"
+ICOUNT="${BENCH_ICOUNT:-shift=0,align=off,sleep=off}"
+MEM="${BENCH_MEM:-1G}"
+SMP="${BENCH_SMP:-1}"
+LAYOUT="${BENCH_LAYOUT:-ddr_die=512M@0x40000000 ddr_die=512M@0x60000000}"
+LOOPS="${BENCH_LOOPS:-5}"
+MIB="${BENCH_MIB:-300}"
+NOPASR="${BENCH_NOPASR:-1}"
+BOOTS="${BENCH_BOOTS:-5}"
+TIMEOUT="${BENCH_TIMEOUT:-900}"
+
+[ -f "$TREE/Makefile" ] || die "bench: no kernel tree at $TREE (run 'make tree')"
+grep -qs '^config PASR_BENCH$' "$TREE/mm/pasr/Kconfig" ||
+	die "bench: CONFIG_PASR_BENCH is not in the tree (patches/0007 not applied? run 'make tree')"
+mkdir -p "$OUT"
+rm -f "$OUT"/*.csv "$OUT"/*.png "$OUT"/*.log "$OUT"/*.dat "$OUT"/*.gp "$OUT/report.md"
+t_start=$(date +%s)
+
+# ---- kernels ---------------------------------------------------------------
+# build_kernel NAME FRAGMENT: configure (when the fragment, the patches or an
+# installed Kconfig changed) and build build/out/NAME/arch/arm64/boot/Image.
+build_kernel() {
+	local name="$1" frag="$2" o="$BUILD/out/$1" sum bad=0 line sym val s
+	local makeo=("${KMAKE[@]}" O="$o")
+	mkdir -p "$o"
+	sum="$( {
+		cat "$frag" "$STAMPS/patches.sha256" 2>/dev/null
+		{ grep -E '(^|/)Kconfig[^/]*$' "$STAMPS/installed.manifest" 2>/dev/null || true; } |
+			while IFS= read -r f; do printf '== %s\n' "$f"; cat "$REPO/$f"; done
+	} | sha256sum | cut -d' ' -f1)"
+	if [ ! -f "$o/.config" ] || [ "$(cat "$o/.bench-config.sha256" 2>/dev/null || true)" != "$sum" ]; then
+		log "bench: $name: generating .config (allnoconfig + $(basename "$frag"))"
+		rm -f "$o/.bench-config.sha256"
+		if ! "${makeo[@]}" KCONFIG_ALLCONFIG="$frag" allnoconfig >"$LOGS/bench-$name-config.log" 2>&1; then
+			show_log_tail "$LOGS/bench-$name-config.log"
+			die "bench: $name: allnoconfig failed"
+		fi
+		while IFS= read -r line; do
+			case "$line" in
+			CONFIG_*=*) sym="${line%%=*}" val="${line#*=}" ;;
+			"# CONFIG_"*" is not set") s="${line#\# }" sym="${s%% *}" val=n ;;
+			*) continue ;;
+			esac
+			if [ "$val" = n ]; then
+				if grep -qE "^$sym=" "$o/.config"; then
+					log "bench: $name: $sym should be off, .config has $(grep -E "^$sym=" "$o/.config")"
+					bad=1
+				fi
+			elif ! grep -qxF "$sym=$val" "$o/.config"; then
+				log "bench: $name: fragment wants $sym=$val, .config has: $(grep -E "^$sym=|^# $sym is not set" "$o/.config" || echo "$sym absent")"
+				bad=1
+			fi
+		done <"$frag"
+		[ "$bad" = 0 ] || die "bench: $name: .config does not match $(basename "$frag")"
+		echo "$sum" >"$o/.bench-config.sha256"
+	else
+		"${makeo[@]}" olddefconfig >"$LOGS/bench-$name-config.log" 2>&1 ||
+			{ show_log_tail "$LOGS/bench-$name-config.log"; die "bench: $name: olddefconfig failed"; }
+	fi
+	local s0
+	s0=$(date +%s)
+	log "bench: $name: building Image (log: build/logs/bench-$name.log)"
+	if ! "${makeo[@]}" -j"$JOBS" Image >"$LOGS/bench-$name.log" 2>&1; then
+		show_log_tail "$LOGS/bench-$name.log" 60
+		die "bench: $name: kernel build failed"
+	fi
+	echo "$name $(( $(date +%s) - s0 ))" >>"$OUT/build-times.txt"
+	log "bench: $name: $o/arch/arm64/boot/Image ready ($(( $(date +%s) - s0 ))s)"
+}
+
+rm -f "$OUT/build-times.txt"
+build_kernel bench "$FRAGMENT"
+if [ "$NOPASR" = 1 ]; then
+	sed -e 's/^CONFIG_PASR=y$/# CONFIG_PASR is not set/' "$FRAGMENT" >"$OUT/bench-nopasr.fragment"
+	grep -qx '# CONFIG_PASR is not set' "$OUT/bench-nopasr.fragment" ||
+		die "bench: no CONFIG_PASR=y line in $FRAGMENT"
+	# Start from the objects of the first kernel: kbuild then rebuilds only what
+	# depends on CONFIG_PASR (and the Rust core crates, whose commands name O=),
+	# instead of a second full build.
+	if [ ! -f "$BUILD/out/bench-nopasr/.config" ]; then
+		log "bench: bench-nopasr: seeding from build/out/bench"
+		rm -rf "$BUILD/out/bench-nopasr"
+		cp -a "$BUILD/out/bench" "$BUILD/out/bench-nopasr"
+		rm -f "$BUILD/out/bench-nopasr/.bench-config.sha256"
+	fi
+	build_kernel bench-nopasr "$OUT/bench-nopasr.fragment"
+fi
+
+# ---- initramfs -------------------------------------------------------------
+BB="$DEPS_DIR/busybox-arm64/bin/busybox"
+[ -x "$BB" ] || die "bench: $BB missing (run 'make deps')"
+root="$OUT/initramfs"
+rm -rf "$root"
+mkdir -p "$root"/{bin,sbin,usr/bin,usr/sbin,proc,sys,dev,tmp,mnt,etc}
+cp "$BB" "$root/bin/busybox"
+ln -s busybox "$root/bin/sh"
+install -m 755 "$REPO/tools/bench-init.sh" "$root/init"
+echo 'root:x:0:0:root:/:/bin/sh' >"$root/etc/passwd"
+( cd "$root" && find . -print | LC_ALL=C sort | cpio --quiet -o -H newc --owner=0:0 ) | gzip -9n >"$OUT/initramfs.cpio.gz"
+rm -rf "$root"
+
+# ---- boots -----------------------------------------------------------------
+qemu_mode="no -icount (wall-clock TCG time)"
+icount_args=()
+if [ "$ICOUNT" != off ]; then
+	icount_args=(-icount "$ICOUNT")
+	qemu_mode="-icount $ICOUNT"
+fi
+
+# boot CONFIG N KERNEL_DIR EXTRA_CMDLINE
+boot() {
+	local cfg="$1" n="$2" kdir="$3" extra="$4" logf="$OUT/boot-$1-$2.log" rc s0 pat hit
+	local append="console=ttyAMA0 panic=-1 bench.loops=$LOOPS bench.mib=$MIB $LAYOUT${extra:+ $extra}"
+	local qemu=(qemu-system-aarch64 -machine virt -cpu cortex-a57 -nographic -net none -no-reboot
+		-m "$MEM" -smp "$SMP" ${icount_args[@]+"${icount_args[@]}"}
+		-kernel "$BUILD/out/$kdir/arch/arm64/boot/Image" -initrd "$OUT/initramfs.cpio.gz"
+		-append "$append")
+	[ "$n" != 1 ] || log "bench: boot '$cfg': ${qemu[*]}"
+	s0=$(date +%s)
+	set +e
+	timeout -k 5 "$TIMEOUT" "${qemu[@]}" </dev/null >"$logf" 2>&1
+	rc=$?
+	set -e
+	echo "$cfg-$n $(( $(date +%s) - s0 ))" >>"$OUT/boot-times.txt"
+	[ "$rc" = 0 ] || { tail -n 40 "$logf" >&2; die "bench: boot '$cfg': QEMU exited with $rc (log: $logf)"; }
+	for pat in 'Kernel panic' 'Oops' 'WARNING:' 'BUG:' 'Unable to handle kernel' 'Internal error:'; do
+		if hit="$(grep -m1 -F -- "$pat" "$logf")"; then
+			die "bench: boot '$cfg': kernel log contains: $hit (log: $logf)"
+		fi
+	done
+	grep -q 'PASR-BENCH: done' "$logf" || { tail -n 40 "$logf" >&2; die "bench: boot '$cfg': no 'PASR-BENCH: done' (log: $logf)"; }
+	if hit="$(grep -m1 'PASR-BENCH: .*error=' "$logf")"; then
+		log "bench: boot '$cfg': $hit"
+	fi
+	log "bench: boot '$cfg' $n/$BOOTS done ($(( $(date +%s) - s0 ))s, log: build/bench/boot-$cfg-$n.log)"
+}
+
+rm -f "$OUT/boot-times.txt"
+for n in $(seq 1 "$BOOTS"); do
+	boot off "$n" bench "pasr=off"
+	boot on "$n" bench ""
+	[ "$NOPASR" != 1 ] || boot absent "$n" bench-nopasr ""
+done
+
+# ---- report ----------------------------------------------------------------
+host="$(uname -srm), $(grep -m1 'model name' /proc/cpuinfo | sed 's/.*: //' || echo unknown CPU), $(nproc) CPUs"
+python3 "$REPO/tools/bench-report.py" \
+	--dir "$OUT" \
+	--qemu-mode "$qemu_mode" \
+	--qemu "$(qemu-system-aarch64 --version | head -n1)" \
+	--machine "virt, cortex-a57, -m $MEM, -smp $SMP" \
+	--layout "$LAYOUT" \
+	--host "$host" \
+	--kernel "$(cat "$STAMPS/kernel-version" 2>/dev/null || echo unknown)" \
+	--command "$(printf 'make bench'; env | grep -E '^BENCH_[A-Z]+=' | sort | sed "s/=\(.*\)/='\1'/; s/^/ /" | tr -d '\n')" \
+	--elapsed "$(( $(date +%s) - t_start ))" >"$OUT/report.md"
+cat "$OUT/report.md"
+log "bench: report build/bench/report.md, CSV and PNG in build/bench/ ($(( $(date +%s) - t_start ))s)"
