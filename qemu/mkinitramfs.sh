@@ -17,6 +17,8 @@ cp "$BB" "$root/bin/busybox"
 ln -s busybox "$root/bin/sh"
 cp "$REPO/qemu/init" "$root/init"
 chmod 755 "$root/init"
+mkdir -p "$root/selftests/lib"
+cp "$REPO"/selftests/lib/*.sh "$root/selftests/lib/"
 for t in "$REPO"/selftests/*.sh; do
 	[ -f "$t" ] || continue
 	cp "$t" "$root/selftests/"

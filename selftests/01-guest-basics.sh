@@ -4,12 +4,7 @@
 # and debugfs and
 # tracefs (with trace events) are mounted.
 
-arg() { # arg NAME -> value of NAME=... on the kernel command line
-	for w in $(cat /proc/cmdline); do
-		case "$w" in "$1"=*) echo "${w#*=}"; return 0 ;; esac
-	done
-	return 1
-}
+. "$(dirname "$0")/lib/pasr.sh"
 
 if mem_mib="$(arg pasr_test.mem)"; then
 	total_kib=$(awk '/^MemTotal:/ {print $2}' /proc/meminfo)

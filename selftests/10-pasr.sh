@@ -11,24 +11,10 @@ SYS=/sys/kernel/mm/pasr
 DBG=/sys/kernel/debug/pasr
 TRACE=/sys/kernel/tracing
 
-arg() {
-	for w in $(cat /proc/cmdline); do
-		case "$w" in "$1"=*) echo "${w#*=}"; return 0 ;; esac
-	done
-	return 1
-}
-
-result() { echo "SELFTEST: $1 $2 $3"; }
+. "$(dirname "$0")/lib/pasr.sh"
 
 masked() { cat $SYS/masked_bytes; }
 
-mib() { echo $(($1 / 1048576)); }
-
-# Mismatch count reported by the verifier (stops all CPUs, walks the free lists).
-mismatches() {
-	v="$(cat $DBG/verify 2>/dev/null)" || { echo -1; return; }
-	echo "$v" | awk '/^sections/ {print $6}'
-}
 
 mem_free_mib() { awk '/^MemFree:/ {print int($2 / 1024)}' /proc/meminfo; }
 

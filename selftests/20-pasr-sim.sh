@@ -17,14 +17,7 @@ PASR_DBG=/sys/kernel/debug/pasr
 SYS=/sys/kernel/mm/pasr
 RTC=/sys/class/rtc/rtc0/wakealarm
 
-arg() {
-	for w in $(cat /proc/cmdline); do
-		case "$w" in "$1"=*) echo "${w#*=}"; return 0 ;; esac
-	done
-	return 1
-}
-
-result() { echo "SELFTEST: $1 $2 $3"; }
+. "$(dirname "$0")/lib/pasr.sh"
 
 # sr KEY: a counter of $D/self_refresh
 sr() { awk -v k="$1" '$1 == k { print $2 }' $D/self_refresh; }

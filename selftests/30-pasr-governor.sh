@@ -13,14 +13,7 @@
 SYS=/sys/kernel/mm/pasr
 GOV=$SYS/governor
 
-arg() {
-	for w in $(cat /proc/cmdline); do
-		case "$w" in "$1"=*) echo "${w#*=}"; return 0 ;; esac
-	done
-	return 1
-}
-
-result() { echo "SELFTEST: $1 $2 $3"; }
+. "$(dirname "$0")/lib/pasr.sh"
 
 if [ "$(arg pasr_test.governor)" != 1 ]; then
 	result pasr-governor SKIP "(no pasr_test.governor=1)"
@@ -31,11 +24,9 @@ if [ ! -d $GOV ] || [ "$(cat $SYS/enabled)" != 1 ]; then
 	exit 0
 fi
 
-mib() { echo $(($1 / 1048576)); }
 meminfo() { awk -v k="$1:" '$1 == k {print $2 * 1024}' /proc/meminfo; }
 stat() { awk -v k="$1" '$1 == k {print $2}' $GOV/stats; }
 section=$(($(cat $SYS/total_bytes) / $(cat $SYS/sections)))
-mismatches() { awk '/^sections/ {print $6}' /sys/kernel/debug/pasr/verify; }
 
 # ideal: free memory (reservations hold no data) rounded down to sections
 ideal() {
