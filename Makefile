@@ -15,7 +15,7 @@ INITRAMFS := build/initramfs/initramfs.cpio.gz
 BUSYBOX   := build/deps/busybox-arm64/bin/busybox
 
 .PHONY: all deps tree kernel initramfs host-test kunit scenarios run shell check clean distclean \
-	lint series bench
+	lint series bench check-debug
 
 all: kernel initramfs
 
@@ -58,6 +58,11 @@ shell: kernel initramfs
 
 check:
 	@tools/check.sh
+
+# debug kernel (KASAN, UBSAN, lockdep, ...: tools/debug.fragment) in build/out/debug,
+# booted in the scenarios tagged DEBUG=1; any report fails (see tools/check-debug.sh)
+check-debug:
+	@tools/check-debug.sh
 
 # checkpatch, rustfmt, clippy, rustdoc, htmldocs; clippy and rustdoc reuse the last
 # 'make kernel' build (no kernel build here: it would race with other runs)

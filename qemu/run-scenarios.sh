@@ -9,39 +9,111 @@
 # A scenario that passed is not booted again while its inputs (kernel,
 # initramfs, DT sources, the scenario and these scripts) are unchanged: its
 # results are reused and the log says so. PASR_NO_CACHE=1 boots everything.
+#
+# PASR_DEBUG=1 (make check-debug) boots the debug kernel (build/out/debug,
+# tools/debug.fragment: KASAN, UBSAN, lockdep, ...) instead, in the scenarios
+# that say DEBUG=1 (or DEBUG=only: debug run only), with
+#   - TIMEOUT and the guest's per-selftest timeout (pasr_test.timeout, default
+#     300) multiplied by PASR_DEBUG_SLOWDOWN (default 3),
+#   - DEBUG_CMDLINE of the scenario appended to CMDLINE (e.g. kunit.enable=1),
+#   - every console log checked by tools/debug-splats.sh (any KASAN, UBSAN,
+#     lockdep, atomic-sleep, WARN or BUG report fails the scenario and is shown;
+#     ALLOW_WARN=1 accepts plain WARN()s only); a scenario that sets
+#     DEBUG_SPLAT=REGEX passes only if the checker reports a line matching it
+#     (a report provoked on purpose, proving the check works),
+#   - the KUnit results in the log (KTAP) counted one per test case,
+# and the results in debug-scenario.txt, debug-selftest.txt, debug-kunit.txt.
 # Exits non-zero if anything failed.
 set -euo pipefail
 . "$(dirname "$0")/../tools/lib.sh"
 
+DEBUG_RUN="${PASR_DEBUG:-0}"
 confs=("$@")
-[ "${#confs[@]}" -gt 0 ] || confs=("$REPO"/qemu/scenarios/*.conf)
+if [ "$DEBUG_RUN" = 1 ]; then
+	SLOW="${PASR_DEBUG_SLOWDOWN:-3}"
+	IMAGE="$OUT_DEBUG/arch/arm64/boot/Image"
+	S_SCEN=debug-scenario S_SELF=debug-selftest S_KUNIT=debug-kunit
+	CACHE="$BUILD/scenario-cache-debug"
+	[ "${#confs[@]}" -gt 0 ] ||
+		mapfile -t confs < <(grep -lE '^DEBUG=(1|only)$' "$REPO"/qemu/scenarios/*.conf)
+else
+	IMAGE="$OUT_QEMU/arch/arm64/boot/Image"
+	S_SCEN=scenario S_SELF=selftest S_KUNIT=""
+	CACHE="$BUILD/scenario-cache"
+	[ "${#confs[@]}" -gt 0 ] || confs=("$REPO"/qemu/scenarios/*.conf)
+fi
 fail=0
-CACHE="$BUILD/scenario-cache"
 mkdir -p "$CACHE"
 inputs_key() { # inputs_key CONF: hash of everything a boot's outcome depends on
-	cat "$OUT_QEMU/arch/arm64/boot/Image" "$INITRAMFS_DIR/initramfs.cpio.gz" "$1" \
+	local extra=()
+	[ "$DEBUG_RUN" != 1 ] || extra=("$REPO/tools/debug-splats.sh")
+	{ cat "$IMAGE" "$INITRAMFS_DIR/initramfs.cpio.gz" "$1" \
 		"$REPO/qemu/boot.sh" "$REPO/qemu/run-scenarios.sh" "$REPO/qemu/mkdtb.sh" \
-		"$REPO"/qemu/dt/* 2>/dev/null | sha256sum | cut -d' ' -f1
+		"$REPO"/qemu/dt/* ${extra[@]+"${extra[@]}"} 2>/dev/null
+	  [ "$DEBUG_RUN" != 1 ] || echo "slowdown $SLOW"; } | sha256sum | cut -d' ' -f1
+}
+# kunit_results LOG NAME: one $S_KUNIT result per KUnit test case in LOG; 1 if none
+kunit_results() {
+	local json="$LOGS/$1.kunit.json"
+	rm -f "$json"
+	( cd "$TREE" && python3 tools/testing/kunit/kunit.py parse --json="$json" "$1" ) \
+		>"$1.kunit" 2>&1 || true
+	[ -s "$json" ] || return 1
+	python3 - "$json" "$S_KUNIT" "$2" >>"$RESULTS/$S_KUNIT.txt" <<'PY'
+import json, sys
+data = json.load(open(sys.argv[1]))
+suite, scen = sys.argv[2], sys.argv[3]
+n = 0
+def walk(node, prefix):
+    global n
+    name = node.get("name", "")
+    path = f"{prefix}/{name}" if prefix and name else (name or prefix)
+    for case in node.get("test_cases", []):
+        st = case.get("status", "")
+        if st == "SKIP":
+            continue
+        n += 1
+        print(f"{'PASS' if st == 'PASS' else 'FAIL'} {suite}/{scen}/{path}/{case.get('name', '?')}")
+    for sub in node.get("sub_groups", []):
+        walk(sub, path)
+for sub in data.get("sub_groups", []):
+    walk(sub, "")
+sys.exit(0 if n else 1)
+PY
 }
 for conf in "${confs[@]}"; do
 	[ -f "$conf" ] || continue
 	NAME="$(basename "$conf" .conf)" MEM=1G SMP=2 CMDLINE="" TIMEOUT=300 EXPECT="" REJECT=""
-	DT_LAYOUT="" ALLOW_WARN=0
+	DT_LAYOUT="" ALLOW_WARN=0 DEBUG=0 DEBUG_CMDLINE="" DEBUG_SPLAT=""
 	# shellcheck disable=SC1090
 	. "$conf"
-	logf="$LOGS/scenario-$NAME.log"
+	if [ "$DEBUG_RUN" = 1 ]; then
+		logf="$LOGS/debug-$NAME.log"
+		# the guest's per-selftest timeout: the last pasr_test.timeout= wins
+		gt=300
+		for w in $CMDLINE; do case "$w" in pasr_test.timeout=*) gt="${w#*=}" ;; esac; done
+		CMDLINE="$CMDLINE${DEBUG_CMDLINE:+ $DEBUG_CMDLINE} pasr_test.timeout=$((gt * SLOW))"
+		TIMEOUT=$((TIMEOUT * SLOW))
+	else
+		if [ "$DEBUG" = only ]; then
+			log "scenario $NAME: debug kernel only (make check-debug); skipped"
+			continue
+		fi
+		logf="$LOGS/scenario-$NAME.log"
+	fi
 	key="$(inputs_key "$conf")"
 	if [ "${PASR_NO_CACHE:-0}" != 1 ] && [ -f "$CACHE/$NAME.results" ] &&
 		[ "$(cat "$CACHE/$NAME.key" 2>/dev/null)" = "$key" ]; then
-		grep ' scenario/' "$CACHE/$NAME.results" >>"$RESULTS/scenario.txt" || true
-		grep ' selftest/' "$CACHE/$NAME.results" >>"$RESULTS/selftest.txt" || true
+		for s in $S_SCEN $S_SELF $S_KUNIT; do
+			grep " $s/" "$CACHE/$NAME.results" >>"$RESULTS/$s.txt" || true
+		done
 		log "scenario $NAME: PASS (inputs unchanged since it passed; not booted again)"
 		continue
 	fi
 	rm -f "$CACHE/$NAME.key" "$CACHE/$NAME.results"
 	log "scenario $NAME: mem=$MEM smp=$SMP cmdline='$CMDLINE'"
 	ok=1
-	opts=()
+	opts=(--kernel "$IMAGE")
 	[ "$ALLOW_WARN" != 1 ] || opts+=(--allow-warn)
 	if [ -n "$DT_LAYOUT" ]; then
 		if dtb="$("$REPO/qemu/mkdtb.sh" --mem "$MEM" --smp "$SMP" --layout "$DT_LAYOUT")"; then
@@ -51,10 +123,41 @@ for conf in "${confs[@]}"; do
 			ok=0
 		fi
 	fi
+	s0=$(date +%s)
 	if ! "$REPO/qemu/boot.sh" --mem "$MEM" --smp "$SMP" --cmdline "$CMDLINE" ${opts[@]+"${opts[@]}"} \
 		--timeout "$TIMEOUT" --log "$logf" >"$logf.out" 2>&1; then
-		ok=0
-		grep '^boot: FAIL' "$logf.out" >&2 || tail -n 20 "$logf.out" >&2
+		if [ -n "$DEBUG_SPLAT" ] && ! grep -q '^boot: FAIL: QEMU' "$logf.out"; then
+			: # the report is provoked on purpose; checked below
+		else
+			ok=0
+			grep '^boot: FAIL' "$logf.out" >&2 || tail -n 20 "$logf.out" >&2
+		fi
+	fi
+	log "scenario $NAME: booted in $(( $(date +%s) - s0 ))s (timeout ${TIMEOUT}s)"
+	if [ "$DEBUG_RUN" = 1 ]; then
+		wopt=()
+		[ "$ALLOW_WARN" != 1 ] || wopt=(--allow-warn)
+		if [ -z "$DEBUG_SPLAT" ]; then
+			"$REPO/tools/debug-splats.sh" ${wopt[@]+"${wopt[@]}"} "$logf" >&2 || ok=0
+		elif splats="$("$REPO/tools/debug-splats.sh" ${wopt[@]+"${wopt[@]}"} "$logf")"; then
+			log "scenario $NAME: the debug checker found no report, but this boot provokes one ($DEBUG_SPLAT)"
+			ok=0
+		elif grep -qE -- "$DEBUG_SPLAT" <<<"$splats"; then
+			log "scenario $NAME: the debug checker rejects the report provoked on purpose, as it must:"
+			printf '%s\n' "$splats" | head -n 8 >&2
+		else
+			printf '%s\n' "$splats" >&2
+			log "scenario $NAME: the debug checker did not show the report provoked on purpose ($DEBUG_SPLAT)"
+			ok=0
+		fi
+		if ! kunit_results "$logf" "$NAME" &&
+			grep -qw 'kunit.enable=1' <<<"$CMDLINE"; then
+			record_result "$S_KUNIT" "$NAME/run" FAIL "(KUnit ran at boot, no test case results in the log)"
+			fail=1
+		fi
+		if grep -s "^FAIL $S_KUNIT/$NAME/" "$RESULTS/$S_KUNIT.txt" >&2; then
+			fail=1
+		fi
 	fi
 	while IFS= read -r re; do
 		[ -n "$re" ] || continue
@@ -71,10 +174,10 @@ for conf in "${confs[@]}"; do
 		fi
 	done <<<"$REJECT"
 	if [ "$ok" = 1 ]; then
-		record_result scenario "$NAME" PASS
+		record_result "$S_SCEN" "$NAME" PASS
 		log "scenario $NAME: PASS"
 	else
-		record_result scenario "$NAME" FAIL
+		record_result "$S_SCEN" "$NAME" FAIL
 		log "scenario $NAME: FAIL (console log: $logf)"
 		fail=1
 	fi
@@ -83,15 +186,17 @@ for conf in "${confs[@]}"; do
 		t="$(awk '{print $2}' <<<"$line")"
 		st="$(awk '{print $3}' <<<"$line")"
 		case "$st" in
-		PASS) record_result selftest "$NAME/$t" PASS ;;
-		FAIL) record_result selftest "$NAME/$t" FAIL "$(cut -d' ' -f4- <<<"$line")"; fail=1
+		PASS) record_result "$S_SELF" "$NAME/$t" PASS ;;
+		FAIL) record_result "$S_SELF" "$NAME/$t" FAIL "$(cut -d' ' -f4- <<<"$line")"; fail=1
 			log "scenario $NAME: $line" ;;
 		esac
 	done < <(grep -aoE 'SELFTEST: [^ ]+ (PASS|FAIL|SKIP).*' "$logf" | tr -d '\r' || true)
 	# remember a scenario that passed entirely, with its inputs
-	if [ "$ok" = 1 ] && ! grep -q "^FAIL selftest/$NAME/" "$RESULTS/selftest.txt" 2>/dev/null; then
-		{ grep -h " scenario/$NAME\$" "$RESULTS/scenario.txt"
-		  grep -h " selftest/$NAME/" "$RESULTS/selftest.txt" 2>/dev/null; } >"$CACHE/$NAME.results" || true
+	if [ "$ok" = 1 ] && ! grep -qs "^FAIL \($S_SELF\|$S_KUNIT\)/$NAME/" \
+		"$RESULTS/$S_SELF.txt" ${S_KUNIT:+"$RESULTS/$S_KUNIT.txt"}; then
+		{ grep -h " $S_SCEN/$NAME\$" "$RESULTS/$S_SCEN.txt"
+		  grep -hs " $S_SELF/$NAME/" "$RESULTS/$S_SELF.txt"
+		  [ -z "$S_KUNIT" ] || grep -hs " $S_KUNIT/$NAME/" "$RESULTS/$S_KUNIT.txt"; } >"$CACHE/$NAME.results" || true
 		echo "$key" >"$CACHE/$NAME.key"
 	fi
 done

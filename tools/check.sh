@@ -2,10 +2,16 @@
 # 'make check': deps, tree, kernel, initramfs, host tests, series, lint, KUnit,
 # QEMU boot scenarios. Keeps going after a failure where that still makes sense, then
 # prints per-suite tallies and, as the last line, 'N passed, N failed'.
+# The debug-kernel run is 'make check-debug' (tools/check-debug.sh); its
+# results (debug-*.txt) are kept here and not counted.
 set -euo pipefail
 . "$(dirname "$0")/lib.sh"
 
-rm -f "$RESULTS"/*.txt "$RESULTS"/kunit.json
+for r in "$RESULTS"/*.txt; do
+	[ -f "$r" ] || continue
+	case "$(basename "$r")" in debug-*) ;; *) rm -f "$r" ;; esac
+done
+rm -f "$RESULTS"/kunit.json
 t0=$(date +%s)
 
 # stage NAME COMMAND...: run a stage, record PASS|FAIL build/NAME
@@ -24,21 +30,9 @@ stage() {
 }
 
 summary() {
-	local p=0 f=0 sp sf suite
 	log ""
 	log "=== summary ($(( $(date +%s) - t0 ))s) ==="
-	for r in "$RESULTS"/*.txt; do
-		[ -f "$r" ] || continue
-		suite="$(basename "$r" .txt)"
-		sp=$(grep -c '^PASS ' "$r" || true)
-		sf=$(grep -c '^FAIL ' "$r" || true)
-		printf '%-10s %4d passed, %4d failed\n' "$suite:" "$sp" "$sf"
-		grep '^FAIL ' "$r" | head -n 20 || true
-		p=$((p + sp))
-		f=$((f + sf))
-	done
-	echo "$p passed, $f failed"
-	[ "$f" = 0 ]
+	"$REPO/tools/summary.sh" --check
 }
 
 build_ok=1

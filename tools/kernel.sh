@@ -1,15 +1,42 @@
 #!/bin/bash
-# Configure (when needed) and build the QEMU test kernel in build/out/qemu.
+# Configure (when needed) and build a QEMU kernel:
+#   tools/kernel.sh         the test kernel, build/out/qemu, allnoconfig + Kconfig.fragment
+#   tools/kernel.sh debug   the debug kernel, build/out/debug, allnoconfig +
+#                           Kconfig.fragment + tools/debug.fragment (KASAN, UBSAN, ...)
 set -euo pipefail
 . "$(dirname "$0")/lib.sh"
 
-lock kernel
-
-FRAGMENT="$REPO/Kconfig.fragment"
-O="$OUT_QEMU"
+FLAVOUR="${1:-qemu}"
+case "$FLAVOUR" in
+qemu)
+	lock kernel
+	FRAGMENT="$REPO/Kconfig.fragment"
+	FRAGMENTS=("$FRAGMENT")
+	O="$OUT_QEMU"
+	SUFFIX=""
+	;;
+debug)
+	lock kernel-debug
+	FRAGMENTS=("$REPO/Kconfig.fragment" "$REPO/tools/debug.fragment")
+	O="$OUT_DEBUG"
+	FRAGMENT="$O/.pasr-fragment"
+	SUFFIX="-debug"
+	;;
+*) die "kernel: unknown kernel '$FLAVOUR' (qemu or debug)" ;;
+esac
 mkdir -p "$O"
 [ -f "$TREE/Makefile" ] || die "kernel: no kernel tree at $TREE (run 'make tree')"
 MAKEO=("${KMAKE[@]}" O="$O")
+if [ "$FLAVOUR" = debug ]; then
+	# one fragment, the last assignment of each symbol kept
+	cat "${FRAGMENTS[@]}" | awk '
+		/^CONFIG_[A-Za-z0-9_]+=/ { sym = $0; sub(/=.*/, "", sym) }
+		/^# CONFIG_[A-Za-z0-9_]+ is not set/ { sym = $2 }
+		{ line[NR] = $0; s[NR] = sym; last[sym] = NR; sym = "" }
+		END { for (i = 1; i <= NR; i++) if (s[i] == "" || last[s[i]] == i) print line[i] }' \
+		>"$FRAGMENT.new"
+	mv "$FRAGMENT.new" "$FRAGMENT"
+fi
 
 # ---- configuration ---------------------------------------------------------
 # Regenerate from allnoconfig + fragment when the fragment, the patch set or
@@ -20,17 +47,12 @@ cfg_sum="$( {
 		printf '== %s\n' "$f"; cat "$REPO/$f"; done
 } | sha256sum | cut -d' ' -f1)"
 
-if [ ! -f "$O/.config" ] || [ "$(cat "$STAMPS/config.sha256" 2>/dev/null || true)" != "$cfg_sum" ]; then
-	log "kernel: generating .config (allnoconfig + Kconfig.fragment)"
-	rm -f "$STAMPS/config.sha256"
-	if ! "${MAKEO[@]}" KCONFIG_ALLCONFIG="$FRAGMENT" allnoconfig >"$LOGS/kernel-config.log" 2>&1; then
-		show_log_tail "$LOGS/kernel-config.log"
-		die "kernel: allnoconfig failed"
-	fi
-	# Check that the fragment took effect.
-	grep -rhoE '^[[:space:]]*(menu)?config[[:space:]]+[A-Za-z0-9_]+' --include='Kconfig*' "$TREE" |
+# check_config: every value of the fragment(s) is in .config, or die.
+check_config() {
+	local bad=0 line sym val got
+	[ -s "$O/.pasr-kconfig-symbols" ] ||
+		grep -rhoE '^[[:space:]]*(menu)?config[[:space:]]+[A-Za-z0-9_]+' --include='Kconfig*' "$TREE" |
 		awk '{print "CONFIG_" $2}' | sort -u >"$O/.pasr-kconfig-symbols"
-	bad=0
 	while IFS= read -r line; do
 		case "$line" in
 		CONFIG_*=*)
@@ -45,36 +67,49 @@ if [ ! -f "$O/.config" ] || [ "$(cat "$STAMPS/config.sha256" 2>/dev/null || true
 		if ! grep -qx "$sym" "$O/.pasr-kconfig-symbols"; then
 			case "$sym" in
 			CONFIG_PASR*) log "kernel: warning: $sym does not exist (yet) in this tree" ;;
-			*) log "kernel: error: $sym (from Kconfig.fragment) does not exist"; bad=1 ;;
+			*) log "kernel: error: $sym (from ${FRAGMENTS[*]#"$REPO/"}) does not exist"; bad=1 ;;
 			esac
 			continue
 		fi
 		if [ "$val" = n ]; then
 			if grep -qE "^$sym=" "$O/.config"; then
-				log "kernel: error: Kconfig.fragment says $sym is not set, .config has $(grep -E "^$sym=" "$O/.config")"
+				log "kernel: error: ${FRAGMENTS[*]#"$REPO/"} says $sym is not set, .config has $(grep -E "^$sym=" "$O/.config")"
 				bad=1
 			fi
 		elif ! grep -qxF "$sym=$val" "$O/.config"; then
 			got="$(grep -E "^$sym=|^# $sym is not set" "$O/.config" || echo "$sym absent")"
-			log "kernel: error: Kconfig.fragment wants $sym=$val, .config has: $got"
+			log "kernel: error: ${FRAGMENTS[*]#"$REPO/"} wants $sym=$val, .config has: $got"
 			[ "$sym" != CONFIG_RUST ] || "${MAKEO[@]}" rustavailable >&2 || true
 			bad=1
 		fi
 	done <"$FRAGMENT"
-	[ "$bad" = 0 ] || die "kernel: .config does not match Kconfig.fragment (unmet dependencies?)"
-	echo "$cfg_sum" >"$STAMPS/config.sha256"
+	[ "$bad" = 0 ] || die "kernel: $O/.config does not match ${FRAGMENTS[*]#"$REPO/"} (unmet dependencies?)"
+}
+
+if [ ! -f "$O/.config" ] || [ "$(cat "$STAMPS/config$SUFFIX.sha256" 2>/dev/null || true)" != "$cfg_sum" ]; then
+	log "kernel: generating $O/.config (allnoconfig + ${FRAGMENTS[*]#"$REPO/"})"
+	rm -f "$STAMPS/config$SUFFIX.sha256" "$O/.pasr-kconfig-symbols"
+	if ! "${MAKEO[@]}" KCONFIG_ALLCONFIG="$FRAGMENT" allnoconfig >"$LOGS/kernel$SUFFIX-config.log" 2>&1; then
+		show_log_tail "$LOGS/kernel$SUFFIX-config.log"
+		die "kernel: allnoconfig failed"
+	fi
+	check_config
+	echo "$cfg_sum" >"$STAMPS/config$SUFFIX.sha256"
 else
-	if ! "${MAKEO[@]}" olddefconfig >"$LOGS/kernel-config.log" 2>&1; then
-		show_log_tail "$LOGS/kernel-config.log"
+	if ! "${MAKEO[@]}" olddefconfig >"$LOGS/kernel$SUFFIX-config.log" 2>&1; then
+		show_log_tail "$LOGS/kernel$SUFFIX-config.log"
 		die "kernel: olddefconfig failed"
 	fi
+	# olddefconfig drops a symbol whose dependencies no longer hold (e.g. RUST
+	# after a toolchain change): check again
+	check_config
 fi
 
 # ---- build -----------------------------------------------------------------
-log "kernel: building Image (log: build/logs/kernel.log)"
+log "kernel: building Image (log: build/logs/kernel$SUFFIX.log)"
 start=$(date +%s)
-if ! "${MAKEO[@]}" -j"$JOBS" Image >"$LOGS/kernel.log" 2>&1; then
-	show_log_tail "$LOGS/kernel.log" 60
-	die "kernel: build failed (full log: build/logs/kernel.log)"
+if ! "${MAKEO[@]}" -j"$JOBS" Image >"$LOGS/kernel$SUFFIX.log" 2>&1; then
+	show_log_tail "$LOGS/kernel$SUFFIX.log" 60
+	die "kernel: build failed (full log: build/logs/kernel$SUFFIX.log)"
 fi
 log "kernel: $O/arch/arm64/boot/Image ready ($(( $(date +%s) - start ))s)"

@@ -1,0 +1,57 @@
+#!/bin/bash
+# 'make check-debug': the debug-kernel run.
+#   1. build/out/debug: allnoconfig + Kconfig.fragment + tools/debug.fragment
+#      (generic KASAN, UBSAN, lockdep, DEBUG_VM, DEBUG_ATOMIC_SLEEP, DEBUG_LIST,
+#      DEBUG_PREEMPT, Rust overflow checks and debug assertions); fails if
+#      .config lacks any value of the fragments (tools/kernel.sh debug)
+#   2. the checker of the debug reports against sample reports
+#      (tools/debug-splats.sh --self-test)
+#   3. the scenarios tagged DEBUG=1 or DEBUG=only in qemu/scenarios/*.conf,
+#      booted on the debug kernel (PASR_DEBUG=1 qemu/run-scenarios.sh): guest
+#      selftests, the KUnit suites run at boot (pasr, pasr_sim), and any KASAN,
+#      UBSAN, lockdep, atomic-sleep, WARN or BUG report fails the scenario
+# Results in build/results/debug-*.txt; prints per-suite tallies and, as the
+# last line, 'N passed, N failed' over the debug suites. A scenario that
+# passed is not booted again while its inputs are unchanged (PASR_NO_CACHE=1
+# boots everything). PASR_DEBUG_SLOWDOWN (default 3) scales the timeouts.
+set -euo pipefail
+. "$(dirname "$0")/lib.sh"
+
+rm -f "$RESULTS"/debug-*.txt
+t0=$(date +%s)
+
+stage() {
+	local name="$1" s rc
+	shift
+	s=$(date +%s)
+	log ""
+	log "=== debug: $name ==="
+	set +e
+	"$@"
+	rc=$?
+	set -e
+	log "=== debug: $name: $([ "$rc" = 0 ] && echo ok || echo "FAILED (exit $rc)") ($(( $(date +%s) - s ))s)"
+	return "$rc"
+}
+
+summary() {
+	log ""
+	log "=== debug summary ($(( $(date +%s) - t0 ))s) ==="
+	"$REPO/tools/summary.sh" --debug
+}
+
+if stage tree make -s -C "$REPO" tree; then record_result debug-build tree PASS; else
+	record_result debug-build tree FAIL; summary; exit 1; fi
+build_ok=1
+if stage kernel "$REPO/tools/kernel.sh" debug; then record_result debug-build kernel PASS; else
+	record_result debug-build kernel FAIL; build_ok=0; fi
+if stage initramfs make -s -C "$REPO" initramfs; then record_result debug-build initramfs PASS; else
+	record_result debug-build initramfs FAIL; build_ok=0; fi
+stage splat-check "$REPO/tools/debug-splats.sh" --self-test ||
+	grep -qs '^FAIL' "$RESULTS/debug-splat.txt" || record_result debug-splat run FAIL
+if [ "$build_ok" = 1 ]; then
+	stage scenarios env PASR_DEBUG=1 "$REPO/qemu/run-scenarios.sh" || true
+else
+	log "check-debug: the debug kernel or the initramfs failed; no boots"
+fi
+summary

@@ -1,0 +1,27 @@
+#!/bin/bash
+# Per-suite tallies of build/results/*.txt and, as the last line, the total
+# 'N passed, N failed'. Exits 1 if anything failed.
+#   tools/summary.sh               every suite (make check and make check-debug)
+#   tools/summary.sh --check       the suites of make check (all but debug-*)
+#   tools/summary.sh --debug       the suites of make check-debug (debug-*)
+set -euo pipefail
+. "$(dirname "$0")/lib.sh"
+
+which="${1:-all}"
+p=0 f=0
+for r in "$RESULTS"/*.txt; do
+	[ -f "$r" ] || continue
+	suite="$(basename "$r" .txt)"
+	case "$which" in
+	--check) [[ "$suite" != debug-* ]] || continue ;;
+	--debug) [[ "$suite" == debug-* ]] || continue ;;
+	esac
+	sp=$(grep -c '^PASS ' "$r" || true)
+	sf=$(grep -c '^FAIL ' "$r" || true)
+	printf '%-16s %4d passed, %4d failed\n' "$suite:" "$sp" "$sf"
+	grep '^FAIL ' "$r" | head -n 20 || true
+	p=$((p + sp))
+	f=$((f + sf))
+done
+echo "$p passed, $f failed"
+[ "$f" = 0 ]
