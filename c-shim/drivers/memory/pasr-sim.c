@@ -33,6 +33,7 @@
 #include <linux/bug.h>
 #include <linux/debugfs.h>
 #include <linux/device.h>
+#include <linux/kasan.h>
 #include <linux/kernel.h>
 #include <linux/math64.h>
 #include <linux/mm.h>
@@ -447,12 +448,20 @@ static void pasr_sim_poison(struct pasr_sim_entry *e, struct page *page,
 	e->poisoned_pages += nr;
 }
 
-/* Free pages are not in the linear map with debug_pagealloc: leave them. */
+/*
+ * Free pages are not in the linear map with debug_pagealloc: leave them.
+ * KASAN marks free pages inaccessible: this write to them is on purpose, so
+ * its report is suppressed; otherwise KASAN would report it and skip the write
+ * (and the taint would turn lockdep off for the rest of the boot).
+ */
 static void pasr_sim_poison_free(struct pasr_sim_entry *e, struct page *page,
 				 unsigned long nr)
 {
-	if (!debug_pagealloc_enabled_static())
-		pasr_sim_poison(e, page, nr);
+	if (debug_pagealloc_enabled_static())
+		return;
+	kasan_disable_current();
+	pasr_sim_poison(e, page, nr);
+	kasan_enable_current();
 }
 
 /*
