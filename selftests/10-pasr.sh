@@ -105,14 +105,14 @@ test_pagecache() {
 		result pasr-pagecache SKIP "(no $dev: boot without --disk)"
 		return
 	fi
-	echo 3 >/proc/sys/vm/drop_caches
+	drop_caches
 	m0=$(masked)
 	want=$(($(mem_free_mib) * 60 / 100))
 	# The last close of a block device drops its page cache: hold it open.
 	exec 3<$dev
 	dd if=$dev of=/dev/null bs=1M count=$want 2>/dev/null
 	m1=$(masked)
-	echo 3 >/proc/sys/vm/drop_caches
+	drop_caches
 	echo 1 >/proc/sys/vm/compact_memory 2>/dev/null
 	sleep 1
 	m2=$(masked)
