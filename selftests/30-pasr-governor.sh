@@ -25,7 +25,7 @@ if [ ! -d $GOV ] || [ "$(cat $SYS/enabled)" != 1 ]; then
 fi
 
 meminfo() { awk -v k="$1:" '$1 == k {print $2 * 1024}' /proc/meminfo; }
-stat() { awk -v k="$1" '$1 == k {print $2}' $GOV/stats; }
+stat() { cat "$GOV/stats/$1"; }
 section=$(($(cat $SYS/total_bytes) / $(cat $SYS/sections)))
 
 # ideal: free memory (reservations hold no data) rounded down to sections
