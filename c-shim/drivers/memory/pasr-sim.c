@@ -21,7 +21,9 @@
  * kernel survives to report the bug. In a section the evacuation governor
  * holds as a reservation (CONFIG_PASR_GOVERNOR), every page must be free or
  * held by the governor (an order-0 page with one reference, in no page cache
- * and mapped nowhere): those hold no data and are overwritten too.
+ * and mapped nowhere): those hold no data and are overwritten too. Pages
+ * that hold no data lose their first cache line only, to keep the time spent
+ * with every CPU stopped short.
  *
  * A power model estimates the self-refresh power (IDD6 x VDD) of every die
  * from the fraction of it still refreshed, and the energy PASR saved over
@@ -34,6 +36,7 @@
 
 #include <linux/bitops.h>
 #include <linux/bug.h>
+#include <linux/cache.h>
 #include <linux/debugfs.h>
 #include <linux/device.h>
 #include <linux/kernel.h>
@@ -65,6 +68,8 @@
  * that a corruption found later is recognisably this one.
  */
 #define PASR_SIM_POISON		0xd5
+/* Bytes overwritten at the start of every lost page that holds no data. */
+#define PASR_SIM_POISON_HEAD	L1_CACHE_BYTES
 
 /* Mode-register writes logged per die; later ones are only counted. */
 #define PASR_SIM_LOG_WRITES	8
@@ -444,10 +449,28 @@ static void pasr_sim_log_work(struct work_struct *work)
 
 /* ---- self-refresh entry: check and lose the unrefreshed sections --------- */
 
+/* Overwrites @nr pages in full: memory that held data. */
 static void pasr_sim_poison(struct pasr_sim_entry *e, struct page *page,
 			    unsigned long nr)
 {
 	memset(page_address(page), PASR_SIM_POISON, nr << PAGE_SHIFT);
+	e->poisoned_pages += nr;
+}
+
+/*
+ * Overwrites the first PASR_SIM_POISON_HEAD bytes of each of @nr pages that
+ * hold no data (free, or held by the governor). Enough for anyone who reads
+ * them to see the loss; overwriting gigabytes in full would keep every CPU
+ * stopped for seconds under emulation and trip the RCU stall detector.
+ */
+static void pasr_sim_poison_head(struct pasr_sim_entry *e, struct page *page,
+				 unsigned long nr)
+{
+	unsigned long i;
+
+	for (i = 0; i < nr; i++)
+		memset(page_address(page + i), PASR_SIM_POISON,
+		       PASR_SIM_POISON_HEAD);
 	e->poisoned_pages += nr;
 }
 
@@ -456,7 +479,7 @@ static void pasr_sim_poison_free(struct pasr_sim_entry *e, struct page *page,
 				 unsigned long nr)
 {
 	if (!debug_pagealloc_enabled_static())
-		pasr_sim_poison(e, page, nr);
+		pasr_sim_poison_head(e, page, nr);
 }
 
 /*
@@ -557,7 +580,7 @@ static bool pasr_sim_lose_reserved_block(struct pasr_sim_entry *e,
 			pasr_sim_poison_free(e, page, nr);
 			p += nr - 1;
 		} else {
-			pasr_sim_poison(e, page, 1);
+			pasr_sim_poison_head(e, page, 1);
 			held++;
 		}
 	}
