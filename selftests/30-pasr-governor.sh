@@ -1,12 +1,16 @@
 #!/bin/sh
-# PASR evacuation governor: effectiveness against the ideal, and pressure.
-# Runs only with pasr_test.governor=1 (the pasr-governor scenario).
+# PASR evacuation governor: effectiveness against the ideal, retention under
+# simulated self-refresh, and pressure. Runs only with pasr_test.governor=1
+# (the pasr-governor scenario).
 #
 # Scenario: a workload uses ~75% of memory (tmpfs for anonymous-like memory,
 # plus block-device page cache), then the tmpfs part is freed and the system
 # idles with the page cache still there. The ideal is the free memory rounded
 # down to whole sections: no PASR design could mask more. Masked bytes are
-# sampled with the governor off, then on, every 2 s of guest time.
+# sampled with the governor off, then on, every 2 s of guest time. Then
+# (pasr-governor-retention) the simulated controller's self-refresh is entered
+# repeatedly while the governor holds reservations, with data in memory: 0
+# violations, and the data reads back intact.
 #
 # Prints machine-readable rows: GOVBENCH <mode> <t_s> <masked_MiB> <ideal_MiB> <pct>
 
@@ -25,7 +29,7 @@ if [ ! -d $GOV ] || [ "$(cat $SYS/enabled)" != 1 ]; then
 fi
 
 meminfo() { awk -v k="$1:" '$1 == k {print $2 * 1024}' /proc/meminfo; }
-stat() { awk -v k="$1" '$1 == k {print $2}' $GOV/stats; }
+stat() { cat "$GOV/stats/$1"; }
 section=$(($(cat $SYS/total_bytes) / $(cat $SYS/sections)))
 
 # ideal: free memory (reservations hold no data) rounded down to sections
@@ -70,6 +74,55 @@ if [ "$on" -ge 90 ] && [ "$v0" = 0 ] && [ "$v1" = 0 ]; then
 	result pasr-governor PASS "$d"
 else
 	result pasr-governor FAIL "$d"
+fi
+
+# retention: with the governor running and holding reservations, and data in
+# memory, enter the simulated controller's self-refresh repeatedly. Every
+# masked section must hold only free blocks or pages the governor holds; any
+# other page there is a violation, and the simulator overwrites it (file data
+# included), so a broken reservation shows as violations and as a corrupted
+# file. Needs the simulated controller (DT_LAYOUT in the scenario).
+SIM=/sys/kernel/debug/pasr-sim
+sr() { awk -v k="$1" '$1 == k { print $2 }' $SIM/self_refresh; }
+# corrupted FILE: 1 if FILE (written with zeros) holds a byte that is not zero
+corrupted() { tr -d '\000' <"$1" | head -c 1 | wc -c; }
+ENTRIES=6
+if [ ! -w $SIM/self_refresh ]; then
+	result pasr-governor-retention SKIP "(no simulated PASR controller: $SIM)"
+else
+	e0=$(sr entries) v0=$(sr violations) g0=$(sr reserved_pages_lost)
+	p0=$(sr poisoned_pages)
+	# data: 64 MiB of zeros in tmpfs (memory the governor may migrate)
+	dd if=/dev/zero of=/mnt/gov/data bs=1M count=64 2>/dev/null
+	k=0 held=0 minres='' maxres=0
+	while [ $k -lt $ENTRIES ]; do
+		r=$(stat reserved_bytes)
+		[ "$r" -gt 0 ] && held=$((held + 1))
+		[ -z "$minres" ] || [ "$r" -lt "$minres" ] && minres=$r
+		[ "$r" -gt "$maxres" ] && maxres=$r
+		echo 100 >$SIM/self_refresh
+		# the governor keeps running between entries; every other time,
+		# give everything back and evacuate again at once
+		if [ $((k % 2)) = 1 ]; then
+			echo 1 >$GOV/release
+			echo 1 >$GOV/trigger
+		else
+			sleep 2
+		fi
+		k=$((k + 1))
+	done
+	e=$(($(sr entries) - e0)) v=$(($(sr violations) - v0))
+	g=$(($(sr reserved_pages_lost) - g0)) p=$(($(sr poisoned_pages) - p0))
+	bad=$(corrupted /mnt/gov/data)
+	rm -f /mnt/gov/data
+	v3=$(mismatches)
+	d="(entries $e, violations $v; $held of $ENTRIES entries with reservations held ($(mib ${minres:-0})..$(mib $maxres) MiB); governor pages overwritten $g, pages overwritten in all $p; 64 MiB data file corrupted: $bad; mismatches $v3; evacuated $(stat evacuated), returned $(stat returned))"
+	if [ "$e" = $ENTRIES ] && [ "$v" = 0 ] && [ "$held" -gt 0 ] && [ "$g" -gt 0 ] &&
+		[ "$bad" = 0 ] && [ "$v3" = 0 ]; then
+		result pasr-governor-retention PASS "$d"
+	else
+		result pasr-governor-retention FAIL "$d"
+	fi
 fi
 
 # pressure: with sections reserved, allocate 90% of memory; no OOM, and the

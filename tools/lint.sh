@@ -270,15 +270,38 @@ ABI_FILE="Documentation/ABI/testing/sysfs-kernel-mm-pasr"
 if [ ! -f "$TREE/$ABI_FILE" ]; then
 	echo "$ABI_FILE: missing" >>"$TMP/abi.bad"
 fi
-# every sysfs attribute of mm/pasr/*.c ('&NAME_attr.attr' in an attribute list;
-# in SUBDIR/ when the file's attribute_group has '.name = "SUBDIR"') has a
-# 'What: /sys/kernel/mm/pasr/[SUBDIR/]NAME' line in Documentation/ABI/
+# every sysfs attribute of mm/pasr/*.c ('&NAME_attr.attr' in an attribute list)
+# has a 'What: /sys/kernel/mm/pasr/DIR/NAME' line in Documentation/ABI/. DIR:
+# the directory of a kobject the file creates under pasr_kobj
+# (kobject_create_and_add("DIR", pasr_kobj)), then the '.name = "SUB"' of the
+# attribute_group whose '.attrs' is that list.
+pasr_sysfs_attrs() { # pasr_sysfs_attrs FILE: prints SUBDIR/NAME per attribute
+	awk '
+	match($0, /kobject_create_and_add\("[^"]*", *pasr_kobj\)/) {
+		s = substr($0, RSTART, RLENGTH); sub(/^[^"]*"/, "", s); sub(/".*/, "", s); base = s "/"
+	}
+	match($0, /struct attribute \*[a-z0-9_]+\[\]/) {
+		arr = substr($0, RSTART + 18, RLENGTH - 20); inarr = 1
+	}
+	inarr && /^};/ { inarr = 0 }
+	inarr { while (match($0, /&[a-z0-9_]+_attr\.attr/)) {
+		n = substr($0, RSTART + 1, RLENGTH - 11); owner[n] = arr; $0 = substr($0, RSTART + RLENGTH) } }
+	/struct attribute_group [a-z0-9_]+ = \{/ { ingrp = 1; gname = "" }
+	ingrp && match($0, /\.name *= *"[^"]*"/) {
+		s = substr($0, RSTART, RLENGTH); sub(/^[^"]*"/, "", s); sub(/"$/, "", s); gname = s "/"
+	}
+	ingrp && match($0, /\.attrs *= *[a-z0-9_]+/) {
+		s = substr($0, RSTART, RLENGTH); sub(/.*= */, "", s); dir[s] = gname
+	}
+	ingrp && /^};/ { ingrp = 0 }
+	END { for (n in owner) print base dir[owner[n]] n }
+	' "$1" | sort -u
+}
 for c in "$TREE"/mm/pasr/*.c; do
 	[ -f "$c" ] || continue
-	sub="$(sed -n 's/^[[:space:]]*\.name[[:space:]]*=[[:space:]]*"\([^"]*\)".*/\1\//p' "$c" | head -n1)"
-	for a in $(grep -o '&[a-z0-9_]*_attr\.attr' "$c" | sed 's/^&\(.*\)_attr\.attr$/\1/' | sort -u); do
-		grep -rqE "^What:[[:space:]]+/sys/kernel/mm/pasr/$sub$a\$" "$TREE/Documentation/ABI/" ||
-			echo "/sys/kernel/mm/pasr/$sub$a ($(basename "$c")): not documented in Documentation/ABI/" >>"$TMP/abi.bad"
+	for a in $(pasr_sysfs_attrs "$c"); do
+		grep -rqE "^What:[[:space:]]+/sys/kernel/mm/pasr/$a\$" "$TREE/Documentation/ABI/" ||
+			echo "/sys/kernel/mm/pasr/$a ($(basename "$c")): not documented in Documentation/ABI/" >>"$TMP/abi.bad"
 	done
 done
 if [ -s "$TMP/abi.bad" ]; then

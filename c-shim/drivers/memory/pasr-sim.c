@@ -18,7 +18,12 @@
  * whatever that block holds; the simulator overwrites the free pages and the
  * unmapped page-cache pages (file data, which tests can read back) of such a
  * block, and spares the pages the kernel itself uses, so that the test
- * kernel survives to report the bug.
+ * kernel survives to report the bug. In a section the evacuation governor
+ * holds as a reservation (CONFIG_PASR_GOVERNOR), every page must be free or
+ * held by the governor (an order-0 page with one reference, in no page cache
+ * and mapped nowhere): those hold no data and are overwritten too. Pages
+ * that hold no data lose their first cache line only, to keep the time spent
+ * with every CPU stopped short.
  *
  * A power model estimates the self-refresh power (IDD6 x VDD) of every die
  * from the fraction of it still refreshed, and the energy PASR saved over
@@ -31,6 +36,7 @@
 
 #include <linux/bitops.h>
 #include <linux/bug.h>
+#include <linux/cache.h>
 #include <linux/debugfs.h>
 #include <linux/device.h>
 #include <linux/kasan.h>
@@ -63,6 +69,8 @@
  * that a corruption found later is recognisably this one.
  */
 #define PASR_SIM_POISON		0xd5
+/* Bytes overwritten at the start of every lost page that holds no data. */
+#define PASR_SIM_POISON_HEAD	L1_CACHE_BYTES
 
 /* Mode-register writes logged per die; later ones are only counted. */
 #define PASR_SIM_LOG_WRITES	8
@@ -122,7 +130,7 @@ struct pasr_sim_finding {
 struct pasr_sim_entry {
 	struct pasr_sim *sim;
 	u64 blocks, violations, poisoned_pages, data_pages, spared_pages;
-	u64 lost_bytes;
+	u64 reserved_pages, lost_bytes;
 	u32 bad_sections, mr_invalid, mr_mismatch;
 	int nfindings;
 	struct pasr_sim_finding findings[PASR_SIM_MAX_FINDINGS];
@@ -139,6 +147,7 @@ struct pasr_sim {
 	struct mutex sr_mutex;
 	u64 entries, suspend_entries, violations, last_violations;
 	u64 poisoned_pages, data_pages, spared_pages, mr_invalid, mr_mismatch;
+	u64 reserved_pages;
 	u64 sr_ms, saved_pj[PASR_SIM_TEMPS];
 	u64 suspend_start_ns;
 	bool in_suspend;
@@ -441,10 +450,28 @@ static void pasr_sim_log_work(struct work_struct *work)
 
 /* ---- self-refresh entry: check and lose the unrefreshed sections --------- */
 
+/* Overwrites @nr pages in full: memory that held data. */
 static void pasr_sim_poison(struct pasr_sim_entry *e, struct page *page,
 			    unsigned long nr)
 {
 	memset(page_address(page), PASR_SIM_POISON, nr << PAGE_SHIFT);
+	e->poisoned_pages += nr;
+}
+
+/*
+ * Overwrites the first PASR_SIM_POISON_HEAD bytes of each of @nr pages that
+ * hold no data (free, or held by the governor). Enough for anyone who reads
+ * them to see the loss; overwriting gigabytes in full would keep every CPU
+ * stopped for seconds under emulation and trip the RCU stall detector.
+ */
+static void pasr_sim_poison_head(struct pasr_sim_entry *e, struct page *page,
+				 unsigned long nr)
+{
+	unsigned long i;
+
+	for (i = 0; i < nr; i++)
+		memset(page_address(page + i), PASR_SIM_POISON,
+		       PASR_SIM_POISON_HEAD);
 	e->poisoned_pages += nr;
 }
 
@@ -460,7 +487,7 @@ static void pasr_sim_poison_free(struct pasr_sim_entry *e, struct page *page,
 	if (debug_pagealloc_enabled_static())
 		return;
 	kasan_disable_current();
-	pasr_sim_poison(e, page, nr);
+	pasr_sim_poison_head(e, page, nr);
 	kasan_enable_current();
 }
 
@@ -521,10 +548,60 @@ static void pasr_sim_lose_used_block(struct pasr_sim_entry *e, int section,
 	}
 }
 
+/*
+ * Whether @page is one the evacuation governor holds in a reservation: what
+ * alloc_contig_range() hands out, an order-0 page with one reference, in no
+ * page cache, on no LRU list and mapped nowhere. It holds no data.
+ */
+static bool pasr_sim_gov_page(struct page *page)
+{
+	return page_ref_count(page) == 1 && !PageReserved(page) &&
+	       !PageSlab(page) && !PageTable(page) && !PageLRU(page) &&
+	       !PageCompound(page) && !page->mapping && !page_mapped(page);
+}
+
+/*
+ * A block of a section the governor reserved: every page must be free or
+ * held by the governor. Poisons them and returns true if so; false if any
+ * page holds something else.
+ */
+static bool pasr_sim_lose_reserved_block(struct pasr_sim_entry *e,
+					 unsigned long pfn)
+{
+	unsigned long p, end = pfn + MAX_ORDER_NR_PAGES, held = 0;
+	struct page *page;
+
+	for (p = pfn; p < end; p++) {
+		page = pfn_to_page(p);
+		if (PageBuddy(page))
+			p += (1UL << min_t(unsigned long, page_private(page),
+					   MAX_PAGE_ORDER)) - 1;
+		else if (!pasr_sim_gov_page(page))
+			return false;
+	}
+	for (p = pfn; p < end; p++) {
+		page = pfn_to_page(p);
+		if (PageBuddy(page)) {
+			unsigned long nr = min(1UL << min_t(unsigned long,
+					       page_private(page), MAX_PAGE_ORDER),
+					       end - p);
+
+			pasr_sim_poison_free(e, page, nr);
+			p += nr - 1;
+		} else {
+			pasr_sim_poison_head(e, page, 1);
+			held++;
+		}
+	}
+	e->reserved_pages += held;
+	return true;
+}
+
 static void pasr_sim_lose_section(struct pasr_sim_entry *e, int section,
 				  u64 start, u64 size)
 {
 	unsigned long pfn = PHYS_PFN(start), end = PHYS_PFN(start + size);
+	bool reserved = pasr_gov_reserved(section);
 	u64 bad = e->violations;
 
 	for (; pfn < end; pfn += MAX_ORDER_NR_PAGES) {
@@ -540,7 +617,8 @@ static void pasr_sim_lose_section(struct pasr_sim_entry *e, int section,
 		if (page && PageBuddy(page) &&
 		    page_private(page) == MAX_PAGE_ORDER)
 			pasr_sim_poison_free(e, page, MAX_ORDER_NR_PAGES);
-		else
+		else if (!page || !reserved ||
+			 !pasr_sim_lose_reserved_block(e, pfn))
 			pasr_sim_lose_used_block(e, section, pfn);
 	}
 	e->lost_bytes += size;
@@ -668,6 +746,7 @@ static long pasr_sim_enter(struct pasr_sim *sim, const char *why)
 	sim->poisoned_pages += e->poisoned_pages;
 	sim->data_pages += e->data_pages;
 	sim->spared_pages += e->spared_pages;
+	sim->reserved_pages += e->reserved_pages;
 	sim->mr_invalid += e->mr_invalid;
 	sim->mr_mismatch += e->mr_mismatch;
 	pr_info("self-refresh entry %llu (%s): %llu MiB in unrefreshed sections lost (%llu max-order blocks), %llu violations\n",
@@ -812,6 +891,7 @@ static int pasr_sim_sr_show(struct seq_file *m, void *v)
 	seq_printf(m, "poisoned_pages %llu\n", sim->poisoned_pages);
 	seq_printf(m, "data_pages_lost %llu\n", sim->data_pages);
 	seq_printf(m, "spared_pages %llu\n", sim->spared_pages);
+	seq_printf(m, "reserved_pages_lost %llu\n", sim->reserved_pages);
 	seq_printf(m, "mr_invalid %llu\n", sim->mr_invalid);
 	seq_printf(m, "mr_mismatch %llu\n", sim->mr_mismatch);
 	mutex_unlock(&sim->sr_mutex);

@@ -262,7 +262,7 @@ static struct notifier_block pasr_gov_pm_nb = {
 };
 #endif
 
-/* --- sysfs: /sys/kernel/mm/pasr/governor/ --- */
+/* --- sysfs: /sys/kernel/mm/pasr/governor/ and its stats/ --- */
 
 static ssize_t enabled_show(struct kobject *k, struct kobj_attribute *a,
 			    char *buf)
@@ -330,35 +330,62 @@ static ssize_t release_store(struct kobject *k, struct kobj_attribute *a,
 
 static struct kobj_attribute release_attr = __ATTR_WO(release);
 
-static ssize_t stats_show(struct kobject *k, struct kobj_attribute *a,
-			  char *buf)
-{
-	return sysfs_emit(buf,
-			  "evacuated %lu\nmigrated_pages %lu\nreturned %lu\nfailures %lu\nreserved_bytes %llu\nuse_percent %u\n",
-			  pasr_gov_evacuated, pasr_gov_migrated,
-			  pasr_gov_returned, pasr_gov_failures,
-			  (u64)atomic_long_read(&pasr_gov_reserved_pages) << PAGE_SHIFT,
-			  pasr_gov_use());
-}
+/*
+ * /sys/kernel/mm/pasr/governor/stats/: one counter per file, as sysfs wants.
+ * The counters are read without the lock: each is one word.
+ */
+#define PASR_GOV_STAT(_name, _fmt, _expr)				\
+static ssize_t _name##_show(struct kobject *k,				\
+			    struct kobj_attribute *a, char *buf)	\
+{									\
+	return sysfs_emit(buf, _fmt "\n", _expr);			\
+}									\
+static struct kobj_attribute _name##_attr = __ATTR_RO(_name)
 
-static struct kobj_attribute stats_attr = __ATTR_RO(stats);
+PASR_GOV_STAT(evacuated, "%lu", READ_ONCE(pasr_gov_evacuated));
+PASR_GOV_STAT(migrated_pages, "%lu", READ_ONCE(pasr_gov_migrated));
+PASR_GOV_STAT(returned, "%lu", READ_ONCE(pasr_gov_returned));
+PASR_GOV_STAT(failures, "%lu", READ_ONCE(pasr_gov_failures));
+PASR_GOV_STAT(reserved_bytes, "%llu",
+	      (u64)atomic_long_read(&pasr_gov_reserved_pages) << PAGE_SHIFT);
+PASR_GOV_STAT(use_percent, "%u", pasr_gov_use());
 
 static struct attribute *pasr_gov_attrs[] = {
 	&enabled_attr.attr,
 	&threshold_attr.attr,
 	&trigger_attr.attr,
 	&release_attr.attr,
-	&stats_attr.attr,
 	NULL,
 };
 
 static const struct attribute_group pasr_gov_group = {
-	.name = "governor",
 	.attrs = pasr_gov_attrs,
+};
+
+static struct attribute *pasr_gov_stats_attrs[] = {
+	&evacuated_attr.attr,
+	&migrated_pages_attr.attr,
+	&returned_attr.attr,
+	&failures_attr.attr,
+	&reserved_bytes_attr.attr,
+	&use_percent_attr.attr,
+	NULL,
+};
+
+static const struct attribute_group pasr_gov_stats_group = {
+	.name = "stats",
+	.attrs = pasr_gov_stats_attrs,
+};
+
+static const struct attribute_group *pasr_gov_groups[] = {
+	&pasr_gov_group,
+	&pasr_gov_stats_group,
+	NULL,
 };
 
 static int __init pasr_gov_init(void)
 {
+	struct kobject *gov_kobj;
 	struct shrinker *sh;
 
 	if (!static_branch_unlikely(&pasr_enabled_key))
@@ -376,7 +403,8 @@ static int __init pasr_gov_init(void)
 #ifdef CONFIG_PM_SLEEP
 	register_pm_notifier(&pasr_gov_pm_nb);
 #endif
-	if (!pasr_kobj || sysfs_create_group(pasr_kobj, &pasr_gov_group))
+	gov_kobj = pasr_kobj ? kobject_create_and_add("governor", pasr_kobj) : NULL;
+	if (!gov_kobj || sysfs_create_groups(gov_kobj, pasr_gov_groups))
 		pr_err("cannot create /sys/kernel/mm/pasr/governor\n");
 	if (pasr_gov_enabled)
 		schedule_delayed_work(&pasr_gov_work, 0);
