@@ -529,7 +529,7 @@ DEFINE_DEBUGFS_ATTRIBUTE(pasr_faults_fops, NULL, pasr_faults_set, "%llu\n");
 #endif
 
 /*
- * --- test-only: allocation stress trigger ---
+ * --- test-only: allocation stress and memory hot-add triggers ---
  *
  * debugfs pasr/stress (CONFIG_PASR_SELFTEST) drives the buddy allocator the
  * way the SMP stress test needs: "kthreads N SECONDS" runs N unbound kernel
@@ -743,10 +743,55 @@ static const struct file_operations pasr_stress_fops = {
 };
 #endif /* CONFIG_PASR_SELFTEST */
 
+#if defined(CONFIG_PASR_FAULT_INJECTION) && defined(CONFIG_MEMORY_HOTPLUG)
+/*
+ * debugfs pasr/hot_add: writing SIZE@START hot-adds [START, START + SIZE) as
+ * System RAM with add_memory(); the new memory blocks stay offline until
+ * onlined through /sys/devices/system/memory/. QEMU's arm64 virt machine
+ * cannot hot-plug DIMMs without ACPI, and arm64 refuses to offline boot
+ * memory, so the memory hotplug test boots with mem= below QEMU's RAM and
+ * adds the rest here. Test only: the range must be RAM nothing else uses.
+ */
+static ssize_t pasr_hot_add_write(struct file *file, const char __user *ubuf,
+				  size_t count, loff_t *ppos)
+{
+	u64 start, size, block = memory_block_size_bytes();
+	char buf[64], *p;
+	int ret;
+
+	if (count >= sizeof(buf))
+		return -EINVAL;
+	if (copy_from_user(buf, ubuf, count))
+		return -EFAULT;
+	buf[count] = '\0';
+	size = memparse(buf, &p);
+	if (*p != '@')
+		return -EINVAL;
+	start = memparse(p + 1, &p);
+	if (!size || !IS_ALIGNED(start, block) || !IS_ALIGNED(size, block))
+		return -EINVAL;
+	ret = add_memory(memory_add_physaddr_to_nid(start), start, size,
+			 MHP_NONE);
+	if (ret)
+		return ret;
+	pr_info("test: hot-added [mem %#010llx-%#010llx]\n", start,
+		start + size - 1);
+	return count;
+}
+
+static const struct file_operations pasr_hot_add_fops = {
+	.owner = THIS_MODULE,
+	.write = pasr_hot_add_write,
+};
+#endif
+
 static void __init pasr_test_debugfs_init(struct dentry *dir)
 {
 #ifdef CONFIG_PASR_SELFTEST
 	debugfs_create_file("stress", 0600, dir, NULL, &pasr_stress_fops);
+#endif
+#if defined(CONFIG_PASR_FAULT_INJECTION) && defined(CONFIG_MEMORY_HOTPLUG)
+	debugfs_create_file("hot_add", 0200, dir, NULL, &pasr_hot_add_fops);
 #endif
 }
 
