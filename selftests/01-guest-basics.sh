@@ -1,12 +1,20 @@
 #!/bin/sh
 # Guest environment sanity: the memory the kernel reports matches what QEMU
-# was given (pasr_test.mem=<MiB>, pasr_test.smp=N, added by qemu/boot.sh),
+# was given (pasr_test.mem=<MiB>, pasr_test.smp=N, added by qemu/boot.sh, or
+# a smaller mem=<N>M|G),
 # and debugfs and
 # tracefs (with trace events) are mounted.
 
 . "$(dirname "$0")/lib/pasr.sh"
 
 if mem_mib="$(arg pasr_test.mem)"; then
+	# mem= caps what the kernel uses below what QEMU has (memory hotplug test)
+	case "$(arg mem)" in
+	*[Mm]) lim=$(arg mem); lim=${lim%?} ;;
+	*[Gg]) lim=$(arg mem); lim=$((${lim%?} * 1024)) ;;
+	*) lim="" ;;
+	esac
+	[ -n "$lim" ] && [ "$lim" -lt "$mem_mib" ] && mem_mib=$lim
 	total_kib=$(awk '/^MemTotal:/ {print $2}' /proc/meminfo)
 	total_mib=$((total_kib / 1024))
 	# MemTotal excludes the kernel image and early reservations: accept 80-100%

@@ -1,0 +1,127 @@
+#!/bin/sh
+# Memory hotplug (qemu/scenarios/pasr-memhotplug.conf): arm64 refuses to
+# offline boot memory, and QEMU's virt machine cannot hot-plug DIMMs without
+# ACPI, so the scenario boots with mem= below QEMU's RAM, inside a PASR die,
+# and pasr_test.hot_add=SIZE@START; this test hot-adds that range (debugfs
+# pasr/hot_add, CONFIG_PASR_FAULT_INJECTION: add_memory()), then for
+# pasr_test.memhotplug=CYCLES cycles:
+#   1. onlines the new memory blocks into ZONE_MOVABLE (online_movable);
+#   2. fills a tmpfs file with checksummed data (movable allocations go to
+#      ZONE_MOVABLE first, so it lands in the new blocks: required, as seen
+#      in the sections' free counters);
+#   3. offlines the blocks again (their pages migrate out);
+#   4. checks: verifier 0 mismatches while online and while offline; every
+#      PASR section inside the offline range counted entirely free (offline
+#      memory holds no data) and masked; the data still matches its checksum.
+# Prints cycles, blocks, MiB, offline/online failures, mismatches.
+
+DBG=/sys/kernel/debug/pasr
+MEMB=/sys/devices/system/memory
+T=pasr-memhotplug
+
+. "$(dirname "$0")/lib/pasr.sh"
+
+cycles="$(arg pasr_test.memhotplug)" || { result $T SKIP "(pasr_test.memhotplug=CYCLES not given)"; exit 0; }
+spec="$(arg pasr_test.hot_add)" || { result $T FAIL "(pasr_test.hot_add=SIZE@START not given)"; exit 0; }
+if [ "$(cat /sys/kernel/mm/pasr/enabled 2>/dev/null)" != 1 ]; then
+	result $T FAIL "(PASR is not enabled)"
+	exit 0
+fi
+if [ ! -w $DBG/hot_add ] || [ ! -d $MEMB ]; then
+	result $T FAIL "(no $DBG/hot_add or $MEMB: CONFIG_PASR_FAULT_INJECTION or CONFIG_MEMORY_HOTPLUG off?)"
+	exit 0
+fi
+
+bs=$((0x$(cat $MEMB/block_size_bytes)))
+before="$(ls -d $MEMB/memory[0-9]* | wc -l)"
+if ! echo "$spec" >$DBG/hot_add; then
+	result $T FAIL "(hot-adding $spec failed: see the console)"
+	exit 0
+fi
+# the new blocks are the offline ones (all boot memory is online)
+blocks=""
+for b in $MEMB/memory[0-9]*; do
+	[ "$(cat $b/state)" = offline ] && blocks="$blocks ${b##*/memory}"
+done
+nb=$(echo $blocks | wc -w)
+if [ "$nb" -eq 0 ]; then
+	result $T FAIL "(hot-added $spec but no offline memory block appeared; $before blocks before)"
+	exit 0
+fi
+lo=$(($(echo $blocks | tr ' ' '\n' | sort -n | head -n1) * bs))
+hi=$((($(echo $blocks | tr ' ' '\n' | sort -n | tail -n1) + 1) * bs))
+
+# sections entirely inside [lo, hi), from pasr/map
+# ("section start end die bit pair free masked transitions masked_ms")
+secs="$(grep -v '^#' $DBG/map | while read -r i st en rest; do
+	[ $((st)) -ge $lo ] && [ $((en)) -lt $hi ] && echo "$i"; done)"
+
+# offline_exact: 0 if every section of the range counts entirely free and is masked
+offline_exact() {
+	grep -v '^#' $DBG/map | {
+		ok=0
+		while read -r i st en die bit pair free m rest; do
+			for w in $secs; do
+				[ "$w" = "$i" ] || continue
+				[ "$free" = $((en - st + 1)) ] && [ "$m" = 1 ] && continue
+				echo "section $i: free $free of $((en - st + 1)), masked $m"
+				ok=1
+			done
+		done
+		return $ok
+	}
+}
+
+# used_mib: MiB of the range's sections not counted free (data in them)
+used_mib() {
+	grep -v '^#' $DBG/map | {
+		u=0
+		while read -r i st en die bit pair free rest; do
+			for w in $secs; do
+				[ "$w" = "$i" ] && u=$((u + en - st + 1 - free))
+			done
+		done
+		echo $((u / 1048576))
+	}
+}
+
+setstate() { # setstate STATE: all new blocks; counts failures in $2
+	for b in $blocks; do
+		echo "$1" >$MEMB/memory$b/state 2>/dev/null || eval "$2=\$(($2 + 1))"
+	done
+}
+
+mkdir -p /mnt/hp && mount -t tmpfs -o size=80% tmpfs /mnt/hp
+fill=$((hi - lo))
+fill=$((fill / 1048576 / 4))
+umin=999999 umax=0
+onfail=0 offfail=0 bad=0 inexact=0 vmax=0 zone_bad=0 c=0 checks=0
+while [ $c -lt "$cycles" ]; do
+	setstate online_movable onfail
+	for b in $blocks; do
+		[ "$(cat $MEMB/memory$b/valid_zones)" = Movable ] || zone_bad=$((zone_bad + 1))
+	done
+	v=$(mismatches); [ "$v" = 0 ] || vmax=$((vmax + 1))
+	dd if=/dev/urandom of=/mnt/hp/f bs=1M count=$fill 2>/dev/null
+	md5sum </mnt/hp/f | cut -d' ' -f1 >/tmp/hp.md5
+	u=$(used_mib)
+	[ "$u" -lt "$umin" ] && umin=$u
+	[ "$u" -gt "$umax" ] && umax=$u
+	setstate offline offfail
+	v=$(mismatches); [ "$v" = 0 ] || { vmax=$((vmax + 1)); echo "verify offline: $(cat $DBG/verify | tr '\n' ';')"; }
+	offline_exact || inexact=$((inexact + 1))
+	checks=$((checks + 1))
+	[ "$(md5sum </mnt/hp/f | cut -d' ' -f1)" = "$(cat /tmp/hp.md5)" ] || bad=$((bad + 1))
+	rm -f /mnt/hp/f
+	c=$((c + 1))
+done
+umount /mnt/hp
+states="$(for b in $blocks; do cat $MEMB/memory$b/state; done | sort | uniq -c | tr -s ' \n' ' ')"
+vend=$(mismatches)
+d="($cycles cycles of $nb hot-added blocks [$blocks] of $((bs / 1048576)) MiB ($(printf '%#x-%#x' $lo $((hi - 1)))), PASR sections $(echo $secs | tr ' ' ','); online_movable failures $onfail, not Movable $zone_bad, offline failures $offfail; ${fill}MiB checksummed per cycle, $bad of $checks mismatched, $umin..$umax MiB of it in the hot-added sections when offlining (migrated out); verifier runs with mismatches $vmax, $vend at the end; cycles with offline sections not counted exactly free+masked $inexact; final states:$states)"
+if [ "$onfail" = 0 ] && [ "$offfail" = 0 ] && [ "$zone_bad" = 0 ] && [ "$bad" = 0 ] &&
+	[ "$vmax" = 0 ] && [ "$vend" = 0 ] && [ "$inexact" = 0 ] && [ -n "$secs" ] && [ "$c" -gt 0 ] && [ "$umin" -gt 0 ]; then
+	result $T PASS "$d"
+else
+	result $T FAIL "$d"
+fi
