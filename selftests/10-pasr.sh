@@ -105,21 +105,30 @@ test_pagecache() {
 		result pasr-pagecache SKIP "(no $dev: boot without --disk)"
 		return
 	fi
-	echo 3 >/proc/sys/vm/drop_caches
+	drop_caches
 	m0=$(masked)
 	want=$(($(mem_free_mib) * 60 / 100))
 	# The last close of a block device drops its page cache: hold it open.
 	exec 3<$dev
 	dd if=$dev of=/dev/null bs=1M count=$want 2>/dev/null
 	m1=$(masked)
-	echo 3 >/proc/sys/vm/drop_caches
+	drop_caches
 	echo 1 >/proc/sys/vm/compact_memory 2>/dev/null
 	sleep 1
 	m2=$(masked)
 	exec 3<&-
 	v=$(mismatches)
 	d="(read ${want}MiB: masked $(mib $m0) -> $(mib $m1) -> $(mib $m2) MiB after drop_caches, mismatches $v)"
-	if [ "$m1" -lt "$m0" ] && [ "$m2" -gt "$m1" ] && [ "$v" = 0 ]; then
+	# KASAN kernels (make check-debug) keep allocating unmovable memory for
+	# good while the read fills the low sections (stack depot pools, one
+	# per new stack trace), in the sections the page cache frees again: there,
+	# dropping the cache need not unmask a whole section, only lose none.
+	gain=1
+	if grep -q ' kasan_report$' /proc/kallsyms; then
+		gain=0
+		d="$d (KASAN kernel: no gain required)"
+	fi
+	if [ "$m1" -lt "$m0" ] && [ "$m2" -ge $((m1 + gain)) ] && [ "$v" = 0 ]; then
 		result pasr-pagecache PASS "$d"
 	else
 		result pasr-pagecache FAIL "$d"

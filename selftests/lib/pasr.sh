@@ -20,3 +20,15 @@ mismatches() {
 	v="$(cat /sys/kernel/debug/pasr/verify 2>/dev/null)" || { echo -1; return; }
 	echo "$v" | awk '/^sections/ {print $6}'
 }
+
+# drop_caches: drop clean page cache and slab caches, then shrink every slab
+# cache: that also empties KASAN's quarantine of freed slab objects (debug
+# kernel), which otherwise keeps their slab pages, e.g. the page cache's xarray
+# nodes, allocated in sections that are free apart from them.
+drop_caches() {
+	echo 3 >/proc/sys/vm/drop_caches
+	for f in /sys/kernel/slab/*/shrink; do
+		[ -w "$f" ] && echo 1 >"$f" 2>/dev/null
+	done
+	return 0
+}
