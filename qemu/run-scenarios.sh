@@ -54,8 +54,9 @@ inputs_key() { # inputs_key CONF: hash of everything a boot's outcome depends on
 }
 # kunit_results LOG NAME: one $S_KUNIT result per KUnit test case in LOG; 1 if none
 kunit_results() {
-	local json="$LOGS/$1.kunit.json"
-	rm -f "$json"
+	local json="$1.kunit.json"
+	rm -f "$json" "$1.kunit"
+	grep -qa 'TAP version' "$1" || return 1
 	( cd "$TREE" && python3 tools/testing/kunit/kunit.py parse --json="$json" "$1" ) \
 		>"$1.kunit" 2>&1 || true
 	[ -s "$json" ] || return 1

@@ -119,7 +119,16 @@ test_pagecache() {
 	exec 3<&-
 	v=$(mismatches)
 	d="(read ${want}MiB: masked $(mib $m0) -> $(mib $m1) -> $(mib $m2) MiB after drop_caches, mismatches $v)"
-	if [ "$m1" -lt "$m0" ] && [ "$m2" -gt "$m1" ] && [ "$v" = 0 ]; then
+	# KASAN kernels (make check-debug) keep allocating unmovable memory for
+	# good while the read fills the low sections (stack depot pools, one
+	# per new stack trace), in the sections the page cache frees again: there,
+	# dropping the cache need not unmask a whole section, only lose none.
+	gain=1
+	if grep -q ' kasan_report$' /proc/kallsyms; then
+		gain=0
+		d="$d (KASAN kernel: no gain required)"
+	fi
+	if [ "$m1" -lt "$m0" ] && [ "$m2" -ge $((m1 + gain)) ] && [ "$v" = 0 ]; then
 		result pasr-pagecache PASS "$d"
 	else
 		result pasr-pagecache FAIL "$d"
