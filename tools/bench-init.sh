@@ -27,6 +27,91 @@ for w in $(cat /proc/cmdline); do
 done
 
 B=/sys/kernel/debug/pasr_bench
+
+# ---- power-down effectiveness (bench.power=off|on; build/out/bench-power) ----
+# The scenario of the governor issue: a workload holds ~45% of memory as
+# anonymous memory (the buffer of a dd blocked on a pipe) and reads ~30% of it
+# into block-device page cache, then the anonymous memory is freed and the
+# system idles for bench.idle seconds. Every second of guest time (while the
+# workload runs too), one sample: masked bytes, the ideal (free memory,
+# reservations included, rounded down to whole sections) and the simulated
+# controller's power estimate. The governor is on from boot (pasr.governor=1)
+# in the 'on' boots, off in the 'off' boots.
+SYS=/sys/kernel/mm/pasr
+SIM=/sys/kernel/debug/pasr-sim
+meminfo() { awk -v k="$1:" '$1 == k {print $2 * 1024}' /proc/meminfo; }
+power_sample() { # power_sample MODE PHASE
+	r=0
+	[ -r $SYS/governor/stats/reserved_bytes ] && r=$(cat $SYS/governor/stats/reserved_bytes)
+	f=$(meminfo MemFree)
+	i=$(((f + r) / section * section))
+	# 'total dies 2 writes N masked M refreshed a/b power_85c_uw X ...' -> key=value
+	p=$(awk '$1 == "total" { for (k = 2; k < NF; k += 2) printf " sim_%s=%s", $k, $(k + 1) }' $SIM/status 2>/dev/null)
+	echo "PASR-BENCH: power mode=$1 phase=$2 t_ns=$(cat $B/now_ns) masked=$(cat $SYS/masked_bytes) ideal=$i free=$f reserved=$r section=$section$p"
+}
+power_run() {
+	mode=$1 idle=$2
+	if [ ! -r $SIM/status ] || [ "$(cat $SYS/enabled 2>/dev/null)" != 1 ]; then
+		echo "PASR-BENCH: error=power-no-sim-or-pasr-off"
+		return
+	fi
+	section=$(($(cat $SYS/total_bytes) / $(cat $SYS/sections)))
+	total=$(meminfo MemTotal)
+	anon=$((total * 45 / 100 / 1048576))
+	cache=$((total * 30 / 100 / 1048576))
+	gov=0
+	[ -r $SYS/governor/enabled ] && gov=$(cat $SYS/governor/enabled)
+	echo "PASR-BENCH: power-info mode=$mode governor=$gov total=$total section=$section sections=$(cat $SYS/sections) anon_mib=$anon cache_mib=$cache idle_s=$idle"
+	phase=workload
+	# the sampler: one sample per second of guest time, until /tmp/stop
+	rm -f /tmp/stop /tmp/phase
+	( while [ ! -e /tmp/stop ]; do power_sample "$mode" "$(cat /tmp/phase 2>/dev/null || echo start)"; sleep 1; done ) &
+	sampler=$!
+	echo workload >/tmp/phase
+	# anonymous memory: dd's buffer, filled from /dev/zero, then held while dd
+	# waits to write it into a pipe nobody reads
+	dd if=/dev/zero bs=${anon}M count=1 2>/dev/null | sleep 100000 &
+	holder=$!
+	a=0 n=0
+	while [ "$a" -lt $((anon * 1048576 * 95 / 100)) ] && [ $n -lt 600 ]; do
+		sleep 1
+		a=$(meminfo AnonPages)
+		n=$((n + 1))
+	done
+	exec 3</dev/vda
+	dd if=/dev/vda of=/dev/null bs=1M count=$cache 2>/dev/null
+	used=$(((total - $(meminfo MemFree)) * 100 / total))
+	echo "PASR-BENCH: power-peak mode=$mode used_pct=$used anon=$(meminfo AnonPages) cached=$(meminfo Cached) t_ns=$(cat $B/now_ns)"
+	# drop to idle: the anonymous memory goes, the page cache stays
+	kill $holder
+	wait $holder 2>/dev/null
+	echo idle >/tmp/phase
+	echo "PASR-BENCH: power-idle mode=$mode t_ns=$(cat $B/now_ns)"
+	sleep "$idle"
+	sleep 1
+	touch /tmp/stop
+	wait $sampler
+	exec 3<&-
+	s=""
+	[ -r $SYS/governor/stats/evacuated ] &&
+		s=" evacuated=$(cat $SYS/governor/stats/evacuated) migrated_pages=$(cat $SYS/governor/stats/migrated_pages) returned=$(cat $SYS/governor/stats/returned) failures=$(cat $SYS/governor/stats/failures)"
+	echo "PASR-BENCH: power-end mode=$mode t_ns=$(cat $B/now_ns)$s"
+}
+
+power=""
+idle=60
+for w in $(cat /proc/cmdline); do
+	case "$w" in
+	bench.power=*) power="${w#*=}" ;;
+	bench.idle=*) idle="${w#*=}" ;;
+	esac
+done
+if [ -n "$power" ]; then
+	power_run "$power" "$idle"
+	echo "PASR-BENCH: done"
+	poweroff -f
+fi
+
 pasr_state() {
 	if [ -r /sys/kernel/mm/pasr/enabled ]; then
 		echo "PASR-BENCH: state $1 enabled=$(cat /sys/kernel/mm/pasr/enabled) free_bytes=$(cat /sys/kernel/mm/pasr/free_bytes) masked_bytes=$(cat /sys/kernel/mm/pasr/masked_bytes)"

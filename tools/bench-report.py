@@ -113,6 +113,294 @@ def gnuplot(script, path):
     return True
 
 
+# ---- power-down effectiveness (power-MODE-1.log) ---------------------------
+
+POWER_TIMES = [0, 5, 10, 20, 30, 60]
+POWER_TARGET_PCT = 90.0     # issue 6: masked >= 90% of the ideal ...
+POWER_TARGET_S = 30.0       # ... within 30 s of idle (guest time)
+SIM_DIE = re.compile(r"pasr-sim: die (\d+): .* (\d+) sections; IDD6 85C ([\d/]+) uA, "
+                     r"45C ([\d/]+) uA at 1\.\.1/16 refreshed, VDD (\d+) uV")
+
+
+def parse_power_log(path):
+    d = {"samples": [], "info": {}, "peak": {}, "idle_ns": None, "end": {}, "dies": {},
+         "errors": []}
+    with open(path, errors="replace") as f:
+        for raw in f:
+            line = raw.rstrip("\r\n").replace("\r", "")
+            m = SIM_DIE.search(line)
+            if m:
+                d["dies"][int(m.group(1))] = {
+                    "sections": int(m.group(2)),
+                    "idd6": {"85c": [int(x) for x in m.group(3).split("/")],
+                             "45c": [int(x) for x in m.group(4).split("/")]},
+                    "uv": int(m.group(5))}
+            i = line.find("PASR-BENCH: ")
+            if i < 0:
+                continue
+            rest = line[i + len("PASR-BENCH: "):].split()
+            if not rest:
+                continue
+            kind, kv = rest[0], dict(KV.findall(" ".join(rest[1:])))
+            if "error" in kv or kind.startswith("error="):
+                d["errors"].append(line[i:])
+            elif kind == "power":
+                d["samples"].append(kv)
+            elif kind == "power-info":
+                d["info"] = kv
+            elif kind == "power-peak":
+                d["peak"] = kv
+            elif kind == "power-idle":
+                d["idle_ns"] = int(kv["t_ns"])
+            elif kind == "power-end":
+                d["end"] = kv
+    return d
+
+
+def idd6_na(t, r, s):
+    """pasr_sim_idd6_na() of drivers/memory/pasr-sim.c, in Python."""
+    if s == 0 or r >= s:
+        return t[0] * 1000
+    if r * 16 < s:
+        return t[4] * 1000
+    k = 0
+    while k < 3 and (r << (k + 1)) < s:
+        k += 1
+    hi, lo = t[k] * 1000, t[k + 1] * 1000
+    num = (hi - lo) * ((r << (k + 1)) - s)
+    return lo + int(num / s)
+
+
+def die_power_nw(die, temp, unrefreshed):
+    s = die["sections"]
+    return idd6_na(die["idd6"][temp], s - min(unrefreshed, s), s) * die["uv"] // 1000000
+
+
+def best_power_nw(dies, temp, n):
+    """Lowest self-refresh power of the model with n sections unrefreshed,
+    over every way of spreading them over the dies (an upper bound of the
+    saving: no placement of n free sections saves more)."""
+    best = {0: 0}  # sections placed so far -> lowest power
+    for die in dies:
+        nxt = {}
+        for placed, p in best.items():
+            for k in range(0, die["sections"] + 1):
+                if placed + k > n:
+                    break
+                q = p + die_power_nw(die, temp, k)
+                if placed + k not in nxt or q < nxt[placed + k]:
+                    nxt[placed + k] = q
+        best = nxt
+    return best.get(n, best[max(best)])
+
+
+def uw(x):
+    return float(x) if x not in (None, "") else None
+
+
+def power_section(out, P, failed_targets, a, unit_note):
+    """Section 3 of the report; returns the PNG names written."""
+    runs = {}
+    for mode in ("off", "on"):
+        p = os.path.join(out, f"power-{mode}-1.log")
+        if os.path.exists(p):
+            runs[mode] = parse_power_log(p)
+    P("### 3. Power-down effectiveness")
+    P("")
+    if not runs:
+        P("**Not run** (BENCH_POWER=0).")
+        P("")
+        return []
+    errs = [e for r in runs.values() for e in r["errors"]]
+    if errs or any(not r["samples"] or r["idle_ns"] is None for r in runs.values()):
+        P("**Not measured**: " + ("; ".join(errs) if errs else "no samples in the log"))
+        P("")
+        failed_targets.append("power-down effectiveness: not measured")
+        return []
+    any_run = next(iter(runs.values()))
+    dies = [any_run["dies"][k] for k in sorted(any_run["dies"])]
+    info = any_run["info"]
+    section = int(info.get("section", 0))
+    idle = int(info.get("idle_s", 0))
+    rows = []
+    series = {}
+    for mode, r in runs.items():
+        pts = []
+        for s in r["samples"]:
+            t = (int(s["t_ns"]) - r["idle_ns"]) / 1e9
+            masked, ideal = int(s["masked"]), int(s["ideal"])
+            n_ideal = ideal // section if section else 0
+            ip85 = best_power_nw(dies, "85c", n_ideal) / 1000 if dies else None
+            ip45 = best_power_nw(dies, "45c", n_ideal) / 1000 if dies else None
+            full85, full45 = uw(s.get("sim_full_85c_uw")), uw(s.get("sim_full_45c_uw"))
+            pt = {"t": t, "phase": s.get("phase", ""), "masked": masked, "ideal": ideal,
+                  "pct": 100.0 * masked / ideal if ideal else None,
+                  "free": int(s["free"]), "reserved": int(s["reserved"]),
+                  "sim_masked": s.get("sim_masked", ""),
+                  "p85": uw(s.get("sim_power_85c_uw")), "full85": full85,
+                  "p45": uw(s.get("sim_power_45c_uw")), "full45": full45,
+                  "ip85": ip85, "ip45": ip45}
+            pts.append(pt)
+            rows.append([mode, pt["phase"], f"{t:.3f}", masked, ideal,
+                         "" if pt["pct"] is None else f"{pt['pct']:.2f}", pt["free"],
+                         pt["reserved"], pt["sim_masked"], s.get("sim_power_85c_uw", ""),
+                         s.get("sim_full_85c_uw", ""), s.get("sim_saving_85c", "").rstrip("%"),
+                         s.get("sim_power_45c_uw", ""), s.get("sim_full_45c_uw", ""),
+                         s.get("sim_saving_45c", "").rstrip("%"),
+                         "" if ip85 is None else f"{ip85:.3f}",
+                         "" if ip45 is None else f"{ip45:.3f}"])
+        series[mode] = pts
+    write_csv(os.path.join(out, "power.csv"),
+              ["governor", "phase", "t_s_from_idle", "masked_bytes", "ideal_bytes",
+               "masked_pct_of_ideal", "memfree_bytes", "reserved_bytes", "sim_masked_sections",
+               "power_85c_uw", "full_refresh_85c_uw", "saving_85c_pct", "power_45c_uw",
+               "full_refresh_45c_uw", "saving_45c_pct", "ideal_power_85c_uw",
+               "ideal_power_45c_uw"], rows)
+
+    # model check: the Python port must give the simulator's full-refresh power
+    full_model = sum(die_power_nw(d, "85c", 0) for d in dies) / 1000 if dies else None
+    full_sim = series[next(iter(series))][0]["full85"]
+    model_ok = full_model is not None and full_sim is not None and abs(full_model - full_sim) < 0.01
+
+    def at(pts, t):
+        """The last sample at or before t s of idle (the state at that time)."""
+        c = [p for p in pts if 0 <= p["t"] <= t + 0.05] or []
+        return c[-1] if c else None
+
+    def first90(pts):
+        for p in pts:
+            if p["t"] >= 0 and p["pct"] is not None and p["pct"] >= POWER_TARGET_PCT:
+                return p["t"]
+        return None
+
+    times = [t for t in POWER_TIMES if t <= idle]
+    mem = a.power_mem or "?"
+    P(f"The scenario of the governor issue, on the **bench-power** kernel (the bench kernel "
+      f"with CONFIG_PASR_GOVERNOR and CONFIG_PASR_SIM_CONTROLLER), `-m {mem}`, "
+      f"`{a.power_cmdline}`, the default DT layout of `qemu/mkdtb.sh` "
+      f"({len(dies)} dies x {dies[0]['sections'] if dies else '?'} sections of "
+      f"{section >> 20} MiB, bank mode, which binds the simulated controller): a workload "
+      f"holds {info.get('anon_mib', '?')} MiB of anonymous memory (a `dd` buffer) and reads "
+      f"{info.get('cache_mib', '?')} MiB of a virtio disk into page cache (peak "
+      f"{runs[next(iter(runs))]['peak'].get('used_pct', '?')}% of memory used), then the "
+      f"anonymous memory is freed and the guest idles for {idle} s with the page cache kept. "
+      "One sample per second of guest time. **off**: governor off (accounting only); "
+      "**on**: governor on from boot (`pasr.governor=1`, default threshold and interval); "
+      "**ideal**: the free memory (reservations included) rounded down to whole sections, "
+      "the most any PASR design could mask. Times are seconds of guest time from the start "
+      f"of idle{unit_note}.")
+    P("")
+    P("Power: the simulated controller's model (IDD6 x VDD, datasheet currents interpolated "
+      "in the refreshed fraction of each die; `/sys/kernel/debug/pasr-sim/status`), at 85 C, "
+      "in uW, against the whole array refreshed. For **ideal**, the same model with the ideal "
+      "number of sections unrefreshed, spread over the dies in the way that saves most.")
+    P("")
+    hdr = ["case"] + [f"masked/ideal at {t} s" for t in times] + \
+        [f"time to {POWER_TARGET_PCT:.0f}% of ideal"]
+    t_ref = POWER_TARGET_S if POWER_TARGET_S <= idle else times[-1]
+    hdr += [f"masked at {t_ref:.0f} s", f"ideal at {t_ref:.0f} s",
+            f"self-refresh power at {t_ref:.0f} s (85 C)", "saving", "saving %"]
+    P("| " + " | ".join(hdr) + " |")
+    P("| --- |" + " ---: |" * (len(hdr) - 1))
+    summary = []
+    for mode in ("off", "on"):
+        if mode not in series:
+            continue
+        pts = series[mode]
+        cells = []
+        for t in times:
+            p = at(pts, t)
+            cells.append("n/a" if not p or p["pct"] is None else f"{p['pct']:.1f}%")
+        t90 = first90(pts)
+        cells.append(f"{t90:.1f} s" if t90 is not None else f"not within {idle} s")
+        p = at(pts, t_ref)
+        sav = p["full85"] - p["p85"] if p and p["p85"] is not None else None
+        savp = 100 * sav / p["full85"] if sav is not None and p["full85"] else None
+        cells += [f"{p['masked'] >> 20} MiB", f"{p['ideal'] >> 20} MiB",
+                  f"{p['p85']:.3f} uW" if p["p85"] is not None else "n/a",
+                  f"{sav:.3f} uW" if sav is not None else "n/a",
+                  f"{savp:.1f}%" if savp is not None else "n/a"]
+        name = {"off": "governor off", "on": "governor on"}[mode]
+        P(f"| {name} | " + " | ".join(cells) + " |")
+        summary.append([mode] + cells)
+        if mode == "on":
+            ok = t90 is not None and t90 <= POWER_TARGET_S
+            if not ok:
+                failed_targets.append(
+                    f"governor on: masked bytes did not reach {POWER_TARGET_PCT:.0f}% of the "
+                    f"ideal within {POWER_TARGET_S:.0f} s of idle "
+                    f"({'reached after %.1f s' % t90 if t90 is not None else 'not reached'})")
+    ref = series.get("on") or series.get("off")
+    p = at(ref, t_ref)
+    if p and p["ip85"] is not None:
+        sav = p["full85"] - p["ip85"]
+        cells = ["100%"] * len(times) + ["-", f"{p['ideal'] >> 20} MiB",
+                                         f"{p['ideal'] >> 20} MiB", f"{p['ip85']:.3f} uW",
+                                         f"{sav:.3f} uW", f"{100 * sav / p['full85']:.1f}%"]
+        P("| ideal (of the governor-on boot) | " + " | ".join(cells) + " |")
+        summary.append(["ideal"] + cells)
+    P("")
+    write_csv(os.path.join(out, "power-summary.csv"), ["case"] + hdr[1:], summary)
+    P(f"Full refresh: {p['full85']:.3f} uW at 85 C, {p['full45']:.3f} uW at 45 C. "
+      f"Model check: the report's copy of the model gives {full_model:.3f} uW for full "
+      f"refresh, the simulator {full_sim:.3f} uW: "
+      f"{'they agree' if model_ok else 'THEY DISAGREE (ideal power not trustworthy)'}.")
+    if not model_ok:
+        failed_targets.append("power model: the report's copy disagrees with the simulator")
+    P("")
+    for mode, r in runs.items():
+        e = r["end"]
+        if mode == "on" and e.get("evacuated") is not None:
+            P(f"Governor on, at the end: {e['evacuated']} sections evacuated, "
+              f"{e['migrated_pages']} pages migrated, {e['returned']} reservations returned, "
+              f"{e['failures']} failures.")
+    P("")
+
+    # plot: masked and ideal (MiB), and saving (%), against time
+    pngs = []
+    dat = os.path.join(out, "power.dat")
+    with open(dat, "w") as f:
+        for mode in ("off", "on"):
+            f.write(f"# {mode}: t masked_MiB ideal_MiB saving85_pct ideal_saving85_pct\n")
+            for q in series.get(mode, []):
+                s85 = 100 * (q["full85"] - q["p85"]) / q["full85"] if q["p85"] is not None else 0
+                i85 = 100 * (q["full85"] - q["ip85"]) / q["full85"] if q["ip85"] is not None else 0
+                f.write(f"{q['t']:.3f} {q['masked'] / 1048576:.1f} {q['ideal'] / 1048576:.1f} "
+                        f"{s85:.2f} {i85:.2f}\n")
+            f.write("\n\n")
+    idx = {m: i for i, m in enumerate(("off", "on"))}
+    plots1, plots2 = [], []
+    if "on" in series:
+        plots1.append(f"'{dat}' index {idx['on']} using 1:3 with lines dt 2 lw 2 lc rgb 'black' "
+                      "title 'ideal (governor-on boot)'")
+        plots2.append(f"'{dat}' index {idx['on']} using 1:5 with lines dt 2 lw 2 lc rgb 'black' "
+                      "title 'ideal'")
+    for mode, col in (("off", "red"), ("on", "blue")):
+        if mode in series:
+            plots1.append(f"'{dat}' index {idx[mode]} using 1:2 with linespoints pt 7 ps 0.5 "
+                          f"lc rgb '{col}' title 'masked, governor {mode}'")
+            plots2.append(f"'{dat}' index {idx[mode]} using 1:4 with linespoints pt 7 ps 0.5 "
+                          f"lc rgb '{col}' title 'governor {mode}'")
+    if gnuplot(f"""set terminal pngcairo size 900,800 noenhanced
+set output '{out}/power.png'
+set multiplot layout 2,1 title 'PASR power-down effectiveness ({a.qemu_mode}); idle from t = 0'
+set grid
+set key bottom right
+set xlabel 'guest time from the start of idle, s (negative: workload)'
+set ylabel 'MiB'
+set yrange [0:*]
+set title 'masked bytes against the ideal (free memory rounded down to whole sections)'
+plot {', '.join(plots1)}
+set ylabel 'percent'
+set yrange [0:100]
+set title 'estimated self-refresh power saving, 85 C (simulated controller model)'
+plot {', '.join(plots2)}
+unset multiplot
+""", os.path.join(out, "power.gp")):
+        pngs.append("power.png")
+    return pngs
+
+
 def main():
     ap = argparse.ArgumentParser()
     ap.add_argument("--dir", required=True)
@@ -124,6 +412,8 @@ def main():
     ap.add_argument("--kernel", default="")
     ap.add_argument("--command", default="make bench")
     ap.add_argument("--elapsed", type=int, default=0)
+    ap.add_argument("--power-mem", default="")
+    ap.add_argument("--power-cmdline", default="")
     a = ap.parse_args()
     out = a.dir
 
@@ -362,29 +652,8 @@ def main():
     P("")
 
     # ---- 3. power ----------------------------------------------------------
-    P("### 3. Power-down effectiveness")
-    P("")
-    P("| time | masked bytes | ideal (free memory rounded down to whole sections) | "
-      "estimated self-refresh saving |")
-    P("| --- | --- | --- | --- |")
-    P("| - | not measured yet | not measured yet | not measured yet |")
-    P("")
-    P("**Not measured yet.** This needs the evacuation governor (patch 0008, "
-      "CONFIG_PASR_GOVERNOR) and the simulated controller's power model (patch 0006) in the "
-      "bench kernel, and a run of the governor scenario sampled over time; both landed after "
-      "this benchmark was written. No figure is given rather than an invented one.")
-    P("")
-    st = runs["on"][0]["state"]
-    if st:
-        P("For information only, `/sys/kernel/mm/pasr` in the first **on** boot at three "
-          "points (no governor, no controller model):")
-        P("")
-        P("| point | free_bytes | masked_bytes |")
-        P("| --- | ---: | ---: |")
-        for name, kv in st:
-            P(f"| {name} | {int(kv.get('free_bytes', 0)) >> 20} MiB | "
-              f"{int(kv.get('masked_bytes', 0)) >> 20} MiB |")
-        P("")
+    power_pngs = power_section(out, P, failed_targets, a,
+                               ", -icount: idle time passes at once" if icount else "")
 
     # ---- 4. boot -----------------------------------------------------------
     P("### 4. Boot cost")
@@ -492,9 +761,10 @@ plot '{dat}' using 1:3:4 with filledcurves fs transparent solid 0.2 title '+-10%
 """, os.path.join(out, "calls.gp")):
             pngs.append("calls.png")
 
-    P("Files: " + ", ".join(f"`build/bench/{n}`" for n in
-                            ["alloc.csv", "alloc-summary.csv", "workload.csv", "calls.csv",
-                             "boot.csv"] + pngs) + ".")
+    csvs = ["alloc.csv", "alloc-summary.csv", "workload.csv", "calls.csv", "boot.csv"]
+    if "power.png" in power_pngs or os.path.exists(os.path.join(out, "power.csv")):
+        csvs += ["power.csv", "power-summary.csv"]
+    P("Files: " + ", ".join(f"`build/bench/{n}`" for n in csvs + pngs + power_pngs) + ".")
     print("\n".join(lines))
 
 

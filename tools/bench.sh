@@ -6,6 +6,9 @@
 #   1. build/out/bench         allnoconfig + tools/bench.fragment (PASR + PASR_BENCH,
 #                              no debugging options)
 #   2. build/out/bench-nopasr  the same without CONFIG_PASR (skip: BENCH_NOPASR=0)
+#      build/out/bench-power   tools/bench.fragment + tools/bench-power.fragment:
+#                              the governor, the simulated controller, a virtio
+#                              disk (skip: BENCH_POWER=0)
 #   3. boots, with QEMU's -icount so that guest time follows the instruction count,
 #      BENCH_BOOTS times each, interleaved (off, on, absent, off, on, ...):
 #        off     bench kernel, layout given, pasr=off (static key off)
@@ -15,13 +18,19 @@
 #      (tools/bench-init.sh is the guest's /init). -icount is not record/replay:
 #      host timing still moves interrupts a little, so boots differ slightly and
 #      the repeated boots measure that noise.
-#   4. tools/bench-report.py turns the console logs into the report.
+#   4. power-down effectiveness: the bench-power kernel on BENCH_POWER_MEM (2G)
+#      with the default DT layout of qemu/mkdtb.sh (2 dies x 8 sections, which
+#      binds the simulated controller) and movablecore=, booted with the
+#      governor off and on (pasr.governor=1): a workload of ~75% of memory,
+#      then BENCH_POWER_IDLE (60) s of idle, sampled every second of guest time.
+#   5. tools/bench-report.py turns the console logs into the report.
 #
 # Knobs (environment): BENCH_ICOUNT (QEMU -icount options, default
 # 'shift=0,align=off,sleep=off'; 'off' for no -icount), BENCH_MEM (1G),
 # BENCH_SMP (1), BENCH_LAYOUT, BENCH_LOOPS (5), BENCH_MIB (300),
 # BENCH_NOPASR (1), BENCH_BOOTS (boots per configuration, 5), BENCH_TIMEOUT
-# (per boot, 900 s).
+# (per boot, 900 s), BENCH_POWER (1), BENCH_POWER_MEM (2G), BENCH_POWER_IDLE
+# (60), BENCH_POWER_CMDLINE ('movablecore=1536M').
 set -euo pipefail
 . "$(dirname "$0")/lib.sh"
 
@@ -38,6 +47,10 @@ MIB="${BENCH_MIB:-300}"
 NOPASR="${BENCH_NOPASR:-1}"
 BOOTS="${BENCH_BOOTS:-5}"
 TIMEOUT="${BENCH_TIMEOUT:-900}"
+POWER="${BENCH_POWER:-1}"
+POWER_MEM="${BENCH_POWER_MEM:-2G}"
+POWER_IDLE="${BENCH_POWER_IDLE:-60}"
+POWER_CMDLINE="${BENCH_POWER_CMDLINE:-movablecore=1536M}"
 
 [ -f "$TREE/Makefile" ] || die "bench: no kernel tree at $TREE (run 'make tree')"
 grep -qs '^config PASR_BENCH$' "$TREE/mm/pasr/Kconfig" ||
@@ -115,6 +128,17 @@ if [ "$NOPASR" = 1 ]; then
 	fi
 	build_kernel bench-nopasr "$OUT/bench-nopasr.fragment"
 fi
+if [ "$POWER" = 1 ]; then
+	cat "$FRAGMENT" "$REPO/tools/bench-power.fragment" >"$OUT/bench-power.fragment"
+	# seeded like bench-nopasr: only what the added options touch is rebuilt
+	if [ ! -f "$BUILD/out/bench-power/.config" ]; then
+		log "bench: bench-power: seeding from build/out/bench"
+		rm -rf "$BUILD/out/bench-power"
+		cp -a "$BUILD/out/bench" "$BUILD/out/bench-power"
+		rm -f "$BUILD/out/bench-power/.bench-config.sha256"
+	fi
+	build_kernel bench-power "$OUT/bench-power.fragment"
+fi
 
 # ---- initramfs -------------------------------------------------------------
 BB="$DEPS_DIR/busybox-arm64/bin/busybox"
@@ -172,6 +196,48 @@ for n in $(seq 1 "$BOOTS"); do
 	[ "$NOPASR" != 1 ] || boot absent "$n" bench-nopasr ""
 done
 
+# ---- power-down effectiveness ------------------------------------------------
+# power MODE EXTRA_CMDLINE: one boot of the bench-power kernel, log power-MODE-1.log
+power() {
+	local mode="$1" extra="$2" logf="$OUT/power-$1-1.log" rc s0 pat hit
+	local append="console=ttyAMA0 panic=-1 $POWER_CMDLINE bench.power=$mode bench.idle=$POWER_IDLE${extra:+ $extra}"
+	local qemu=(qemu-system-aarch64 -machine virt -cpu cortex-a57 -nographic -net none -no-reboot
+		-m "$POWER_MEM" -smp "$SMP" ${icount_args[@]+"${icount_args[@]}"}
+		-kernel "$BUILD/out/bench-power/arch/arm64/boot/Image" -initrd "$OUT/initramfs.cpio.gz"
+		-dtb "$dtb" -drive "file=$disk,format=raw,if=none,id=hd0,readonly=on"
+		-device virtio-blk-device,drive=hd0 -append "$append")
+	log "bench: power boot '$mode': ${qemu[*]}"
+	s0=$(date +%s)
+	set +e
+	timeout -k 5 "$TIMEOUT" "${qemu[@]}" </dev/null >"$logf" 2>&1
+	rc=$?
+	set -e
+	echo "power-$mode $(( $(date +%s) - s0 ))" >>"$OUT/boot-times.txt"
+	[ "$rc" = 0 ] || { tail -n 40 "$logf" >&2; die "bench: power boot '$mode': QEMU exited with $rc (log: $logf)"; }
+	for pat in 'Kernel panic' 'Oops' 'WARNING:' 'BUG:' 'Unable to handle kernel' 'Internal error:' 'Out of memory'; do
+		if hit="$(grep -m1 -F -- "$pat" "$logf")"; then
+			die "bench: power boot '$mode': kernel log contains: $hit (log: $logf)"
+		fi
+	done
+	grep -q 'PASR-BENCH: done' "$logf" || { tail -n 40 "$logf" >&2; die "bench: power boot '$mode': no 'PASR-BENCH: done' (log: $logf)"; }
+	if hit="$(grep -m1 'PASR-BENCH: .*error=' "$logf")"; then
+		die "bench: power boot '$mode': $hit (log: $logf)"
+	fi
+	log "bench: power boot '$mode' done ($(( $(date +%s) - s0 ))s, log: build/bench/power-$mode-1.log)"
+}
+
+power_args=()
+if [ "$POWER" = 1 ]; then
+	dtb="$("$REPO/qemu/mkdtb.sh" --mem "$POWER_MEM" --smp "$SMP" --layout default)" ||
+		die "bench: no DTB for the power boots"
+	# a sparse read-only disk, shared with qemu/boot.sh: page cache to read
+	disk="$BUILD/scratch-disk.img"
+	[ -f "$disk" ] || truncate -s 4G "$disk"
+	power off ""
+	power on "pasr.governor=1"
+	power_args=(--power-mem "$POWER_MEM" --power-cmdline "$POWER_CMDLINE")
+fi
+
 # ---- report ----------------------------------------------------------------
 host="$(uname -srm), $(grep -m1 'model name' /proc/cpuinfo | sed 's/.*: //' || echo unknown CPU), $(nproc) CPUs"
 python3 "$REPO/tools/bench-report.py" \
@@ -183,6 +249,7 @@ python3 "$REPO/tools/bench-report.py" \
 	--host "$host" \
 	--kernel "$(cat "$STAMPS/kernel-version" 2>/dev/null || echo unknown)" \
 	--command "$(printf 'make bench'; env | grep -E '^BENCH_[A-Z]+=' | sort | sed "s/=\(.*\)/='\1'/; s/^/ /" | tr -d '\n')" \
-	--elapsed "$(( $(date +%s) - t_start ))" >"$OUT/report.md"
+	--elapsed "$(( $(date +%s) - t_start ))" \
+	${power_args[@]+"${power_args[@]}"} >"$OUT/report.md"
 cat "$OUT/report.md"
 log "bench: report build/bench/report.md, CSV and PNG in build/bench/ ($(( $(date +%s) - t_start ))s)"
