@@ -63,7 +63,6 @@ power_run() {
 	gov=0
 	[ -r $SYS/governor/enabled ] && gov=$(cat $SYS/governor/enabled)
 	echo "PASR-BENCH: power-info mode=$mode governor=$gov total=$total section=$section sections=$(cat $SYS/sections) anon_mib=$anon cache_mib=$cache idle_s=$idle"
-	phase=workload
 	# the sampler: one sample per second of guest time, until /tmp/stop
 	rm -f /tmp/stop /tmp/phase
 	( while [ ! -e /tmp/stop ]; do power_sample "$mode" "$(cat /tmp/phase 2>/dev/null || echo start)"; sleep 1; done ) &
@@ -71,6 +70,7 @@ power_run() {
 	echo workload >/tmp/phase
 	# anonymous memory: dd's buffer, filled from /dev/zero, then held while dd
 	# waits to write it into a pipe nobody reads
+	# shellcheck disable=SC2216 # on purpose: sleep never reads the pipe
 	dd if=/dev/zero bs=${anon}M count=1 2>/dev/null | sleep 100000 &
 	holder=$!
 	a=0 n=0
