@@ -29,9 +29,10 @@ done
 B=/sys/kernel/debug/pasr_bench
 
 # ---- power-down effectiveness (bench.power=off|on; build/out/bench-power) ----
-# The scenario of the governor issue: a workload holds ~45% of memory as
+# The scenario of the governor issue: a workload holds ~50% of memory as
 # anonymous memory (the buffer of a dd blocked on a pipe) and reads ~30% of it
-# into block-device page cache, then the anonymous memory is freed and the
+# from a disk into block-device page cache (at most what ZONE_NORMAL holds: the
+# block device's page cache is not movable), ~75% used in all, then the anonymous memory is freed and the
 # system idles for bench.idle seconds. Every second of guest time (while the
 # workload runs too), one sample: masked bytes, the ideal (free memory,
 # reservations included, rounded down to whole sections) and the simulated
@@ -57,12 +58,11 @@ power_run() {
 	fi
 	section=$(($(cat $SYS/total_bytes) / $(cat $SYS/sections)))
 	total=$(meminfo MemTotal)
-	anon=$((total * 45 / 100 / 1048576))
+	anon=$((total * 50 / 100 / 1048576))
 	cache=$((total * 30 / 100 / 1048576))
 	gov=0
 	[ -r $SYS/governor/enabled ] && gov=$(cat $SYS/governor/enabled)
 	echo "PASR-BENCH: power-info mode=$mode governor=$gov total=$total section=$section sections=$(cat $SYS/sections) anon_mib=$anon cache_mib=$cache idle_s=$idle"
-	phase=workload
 	# the sampler: one sample per second of guest time, until /tmp/stop
 	rm -f /tmp/stop /tmp/phase
 	( while [ ! -e /tmp/stop ]; do power_sample "$mode" "$(cat /tmp/phase 2>/dev/null || echo start)"; sleep 1; done ) &
@@ -70,6 +70,7 @@ power_run() {
 	echo workload >/tmp/phase
 	# anonymous memory: dd's buffer, filled from /dev/zero, then held while dd
 	# waits to write it into a pipe nobody reads
+	# shellcheck disable=SC2216 # on purpose: sleep never reads the pipe
 	dd if=/dev/zero bs=${anon}M count=1 2>/dev/null | sleep 100000 &
 	holder=$!
 	a=0 n=0
@@ -81,7 +82,7 @@ power_run() {
 	exec 3</dev/vda
 	dd if=/dev/vda of=/dev/null bs=1M count=$cache 2>/dev/null
 	used=$(((total - $(meminfo MemFree)) * 100 / total))
-	echo "PASR-BENCH: power-peak mode=$mode used_pct=$used anon=$(meminfo AnonPages) cached=$(meminfo Cached) t_ns=$(cat $B/now_ns)"
+	echo "PASR-BENCH: power-peak mode=$mode used_pct=$used anon=$(meminfo AnonPages) buffers=$(meminfo Buffers) t_ns=$(cat $B/now_ns)"
 	# drop to idle: the anonymous memory goes, the page cache stays
 	kill $holder
 	wait $holder 2>/dev/null

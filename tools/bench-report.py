@@ -263,32 +263,41 @@ def power_section(out, P, failed_targets, a, unit_note):
     model_ok = full_model is not None and full_sim is not None and abs(full_model - full_sim) < 0.01
 
     def at(pts, t):
-        """The last sample at or before t s of idle (the state at that time)."""
-        c = [p for p in pts if 0 <= p["t"] <= t + 0.05] or []
-        return c[-1] if c else None
+        """The first sample taken at or after t s of idle."""
+        c = [p for p in pts if p["t"] >= t]
+        return c[0] if c else None
 
     def first90(pts):
+        """The first sample of idle from which masked stays >= 90% of the ideal."""
+        t90 = None
         for p in pts:
-            if p["t"] >= 0 and p["pct"] is not None and p["pct"] >= POWER_TARGET_PCT:
-                return p["t"]
-        return None
+            if p["t"] < 0:
+                continue
+            if p["pct"] is not None and p["pct"] >= POWER_TARGET_PCT:
+                t90 = p["t"] if t90 is None else t90
+            else:
+                t90 = None
+        return t90
 
     times = [t for t in POWER_TIMES if t <= idle]
     mem = a.power_mem or "?"
+    peak = runs[next(iter(runs))]["peak"]
     P(f"The scenario of the governor issue, on the **bench-power** kernel (the bench kernel "
       f"with CONFIG_PASR_GOVERNOR and CONFIG_PASR_SIM_CONTROLLER), `-m {mem}`, "
       f"`{a.power_cmdline}`, the default DT layout of `qemu/mkdtb.sh` "
       f"({len(dies)} dies x {dies[0]['sections'] if dies else '?'} sections of "
       f"{section >> 20} MiB, bank mode, which binds the simulated controller): a workload "
       f"holds {info.get('anon_mib', '?')} MiB of anonymous memory (a `dd` buffer) and reads "
-      f"{info.get('cache_mib', '?')} MiB of a virtio disk into page cache (peak "
-      f"{runs[next(iter(runs))]['peak'].get('used_pct', '?')}% of memory used), then the "
+      f"{info.get('cache_mib', '?')} MiB of a virtio disk into page cache (at the peak: "
+      f"{peak.get('used_pct', '?')}% of memory used, AnonPages "
+      f"{int(peak.get('anon', 0)) >> 20} MiB, Buffers {int(peak.get('buffers', 0)) >> 20} MiB: "
+      "the block device's page cache is not movable and stays in ZONE_NORMAL), then the "
       f"anonymous memory is freed and the guest idles for {idle} s with the page cache kept. "
       "One sample per second of guest time. **off**: governor off (accounting only); "
       "**on**: governor on from boot (`pasr.governor=1`, default threshold and interval); "
       "**ideal**: the free memory (reservations included) rounded down to whole sections, "
       "the most any PASR design could mask. Times are seconds of guest time from the start "
-      f"of idle{unit_note}.")
+      f"of idle{unit_note}; \"at T s\" is the first sample taken at or after T s.")
     P("")
     P("Power: the simulated controller's model (IDD6 x VDD, datasheet currents interpolated "
       "in the refreshed fraction of each die; `/sys/kernel/debug/pasr-sim/status`), at 85 C, "
@@ -296,7 +305,7 @@ def power_section(out, P, failed_targets, a, unit_note):
       "number of sections unrefreshed, spread over the dies in the way that saves most.")
     P("")
     hdr = ["case"] + [f"masked/ideal at {t} s" for t in times] + \
-        [f"time to {POWER_TARGET_PCT:.0f}% of ideal"]
+        [f"time to {POWER_TARGET_PCT:.0f}% of ideal (and staying)"]
     t_ref = POWER_TARGET_S if POWER_TARGET_S <= idle else times[-1]
     hdr += [f"masked at {t_ref:.0f} s", f"ideal at {t_ref:.0f} s",
             f"self-refresh power at {t_ref:.0f} s (85 C)", "saving", "saving %"]
@@ -351,9 +360,9 @@ def power_section(out, P, failed_targets, a, unit_note):
     for mode, r in runs.items():
         e = r["end"]
         if mode == "on" and e.get("evacuated") is not None:
-            P(f"Governor on, at the end: {e['evacuated']} sections evacuated, "
-              f"{e['migrated_pages']} pages migrated, {e['returned']} reservations returned, "
-              f"{e['failures']} failures.")
+            P(f"Governor on, at the end (`governor/stats/`): evacuated {e['evacuated']}, "
+              f"migrated_pages {e['migrated_pages']}, returned {e['returned']} (under the "
+              f"workload's pressure), failures {e['failures']}.")
     P("")
 
     # plot: masked and ideal (MiB), and saving (%), against time
@@ -454,7 +463,9 @@ def main():
     P("")
     P(f"- Date: {time.strftime('%Y-%m-%d %H:%M %Z')}")
     P(f"- Kernel: Linux {a.kernel}, arm64, non-debug (allnoconfig + `tools/bench.fragment`: "
-      "no DEBUG_KERNEL, PROVE_LOCKING, KUNIT or PASR test options; CONFIG_PASR_BENCH=y)")
+      "no DEBUG_KERNEL, PROVE_LOCKING, KUNIT or PASR test options; CONFIG_PASR_BENCH=y)"
+      + ("; power part: the same + `tools/bench-power.fragment` (CONFIG_PASR_GOVERNOR, "
+         "CONFIG_PASR_SIM_CONTROLLER, virtio disk)" if a.power_mem else ""))
     P(f"- QEMU: {a.qemu}; machine {a.machine}")
     if icount:
         P(f"- QEMU mode: `{a.qemu_mode}`: guest time follows the instruction count "
