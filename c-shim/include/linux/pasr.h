@@ -61,15 +61,15 @@ extern bool pasr_steering_off;
 #endif
 
 #ifdef CONFIG_ARM64
-#define __pasr_hook_call(fn, page)					\
+#define __pasr_hook_call(fn, pg)					\
 do {									\
-	register struct page *__x0 asm("x0") = (page);			\
+	register struct page *__x0 asm("x0") = (pg);			\
 									\
 	asm volatile("bl " #fn "_thunk"					\
 		     : : "r" (__x0) : "x30", "cc", "memory");		\
 } while (0)
 #else
-#define __pasr_hook_call(fn, page) fn(page)
+#define __pasr_hook_call(fn, pg) fn(pg)
 #endif
 
 static __always_inline void pasr_kput(struct page *page, unsigned int order)

@@ -244,9 +244,11 @@ int pasr_shim_partly_free_blocks(void)
 	struct page *page;
 	int n = 0, i;
 
-	for_each_populated_zone(zone)
+	for_each_populated_zone(zone) {
+		/* A racy look is enough to pick the zone to count in. */
 		if (data_race(zone->free_area[MAX_PAGE_ORDER].nr_free))
 			top = zone;
+	}
 	if (!top)
 		return 0;
 	spin_lock_irqsave(&top->lock, flags);

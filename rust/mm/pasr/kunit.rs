@@ -759,9 +759,10 @@ fn steering_round(steer: bool) -> (usize, usize, usize, usize) {
 fn live_steering_keeps_free_sections_last() {
     let m = crate::pasr();
     check!(m.state() == State::On);
-    // Without steering the case must fail, or it proves nothing.
-    let (lost_off, free_off, want_off, setup_off) = steering_round(false);
+    // Steered first, from the state steering kept since boot. Then without steering, where the
+    // case must fail, or it proves nothing (it leaves blocks of free sections at the head).
     let (lost_on, free_on, want_on, setup_on) = steering_round(true);
+    let (lost_off, free_off, want_off, setup_off) = steering_round(false);
     kernel::pr_info!(
         "steering: without: {} of {} free sections lost after {} blocks (setup {}); with: {} of {} lost after {} blocks (setup {})\n",
         lost_off,
