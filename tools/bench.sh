@@ -28,9 +28,11 @@
 # Knobs (environment): BENCH_ICOUNT (QEMU -icount options, default
 # 'shift=0,align=off,sleep=off'; 'off' for no -icount), BENCH_MEM (1G),
 # BENCH_SMP (1), BENCH_LAYOUT, BENCH_LOOPS (5), BENCH_MIB (300),
-# BENCH_NOPASR (1), BENCH_BOOTS (boots per configuration, 5), BENCH_TIMEOUT
-# (per boot, 900 s), BENCH_POWER (1), BENCH_POWER_MEM (2G), BENCH_POWER_IDLE
-# (60), BENCH_POWER_CMDLINE ('movablecore=1536M').
+# BENCH_NOPASR (1), BENCH_NOPASR_BUILD (1; 0 boots the existing bench-nopasr Image
+# without rebuilding it, for changes that only touch CONFIG_PASR code),
+# BENCH_BOOTS (boots per configuration, 5), BENCH_TIMEOUT (per boot, 900 s),
+# BENCH_POWER (1), BENCH_POWER_MEM (2G), BENCH_POWER_IDLE (60),
+# BENCH_POWER_CMDLINE ('movablecore=1536M').
 set -euo pipefail
 . "$(dirname "$0")/lib.sh"
 
@@ -126,7 +128,11 @@ if [ "$NOPASR" = 1 ]; then
 		cp -a "$BUILD/out/bench" "$BUILD/out/bench-nopasr"
 		rm -f "$BUILD/out/bench-nopasr/.bench-config.sha256"
 	fi
-	build_kernel bench-nopasr "$OUT/bench-nopasr.fragment"
+	if [ "${BENCH_NOPASR_BUILD:-1}" = 0 ] && [ -f "$BUILD/out/bench-nopasr/arch/arm64/boot/Image" ]; then
+		log "bench: bench-nopasr: not rebuilt (BENCH_NOPASR_BUILD=0): Image of $(date -ur "$BUILD/out/bench-nopasr/arch/arm64/boot/Image" '+%F %T UTC')"
+	else
+		build_kernel bench-nopasr "$OUT/bench-nopasr.fragment"
+	fi
 fi
 if [ "$POWER" = 1 ]; then
 	cat "$FRAGMENT" "$REPO/tools/bench-power.fragment" >"$OUT/bench-power.fragment"

@@ -44,6 +44,32 @@ fn counters_start_used_and_follow_puts_and_gets() {
 }
 
 #[test]
+fn put_tells_when_it_makes_a_section_entirely_free() {
+    let m = map_of(&TWO, &[]);
+    // Every block but the last of section 1 leaves it partly free.
+    for k in 0..S / BLOCK - 1 {
+        assert!(!m.put(0x4000_0000 + S + k * BLOCK, BLOCK));
+    }
+    assert_eq!(
+        m.section_range(0x4000_0000 + S + 5 * BLOCK),
+        Some((0x4000_0000 + S, S))
+    );
+    assert!(m.put(0x4000_0000 + 2 * S - BLOCK, BLOCK));
+    assert_eq!(m.mask(0), 0x02);
+    // Out, and back in: the section becomes entirely free again.
+    m.get(0x4000_0000 + S, BLOCK);
+    assert!(m.put(0x4000_0000 + S, BLOCK));
+    // A put spanning sections tells if it completed any; outside the map, never.
+    assert!(m.put(0x6000_0000, S + BLOCK));
+    assert!(!m.put(0x1000_0000, BLOCK));
+    assert_eq!(m.section_range(0x1000_0000), None);
+    // An overflow disables PASR: no steering either.
+    assert!(!m.put(0x6000_0000, BLOCK));
+    assert_eq!(m.state(), State::Failed);
+    assert!(!m.put(0x6000_0000 + 2 * S, BLOCK));
+}
+
+#[test]
 fn ranges_span_sections_and_dies_and_skip_holes() {
     let m = map_of(&["512M@0x40000000", "512M@0x80000000"], &[]);
     // From the last section of die 0, across the 512M hole, into die 1.

@@ -42,21 +42,48 @@ bool pasr_die_range(int die, u64 *base, u64 *size);
 void __init pasr_init(void);
 
 /*
- * Buddy allocator hooks: only max-order blocks are accounted, so the hooks
- * cost one patched-out branch when PASR is off and one compare otherwise.
+ * Buddy allocator hooks, called by mm/page_alloc.c under zone->lock when a
+ * block has entered, or leaves, a free list. Only max-order blocks are
+ * accounted. With PASR off a hook is one patched-out branch (a NOP); the work
+ * is out of line in __pasr_kput()/__pasr_kget() (mm/page_alloc.c), which
+ * also steer entirely free sections to the tail of the free lists. On arm64
+ * they are reached through thunks that preserve every register but x30, so
+ * that the hooks do not change how the compiler allocates registers in the
+ * allocator's hot paths.
  */
+void __pasr_kput(struct page *page);
+void __pasr_kget(struct page *page);
+bool pasr_put_block(phys_addr_t paddr, unsigned long size, u64 *start,
+		    u64 *size_out);
+
+#ifdef CONFIG_PASR_KUNIT_TEST
+extern bool pasr_steering_off;
+#endif
+
+#ifdef CONFIG_ARM64
+#define __pasr_hook_call(fn, pg)					\
+do {									\
+	register struct page *__x0 asm("x0") = (pg);			\
+									\
+	asm volatile("bl " #fn "_thunk"					\
+		     : : "r" (__x0) : "x30", "cc", "memory");		\
+} while (0)
+#else
+#define __pasr_hook_call(fn, pg) fn(pg)
+#endif
+
 static __always_inline void pasr_kput(struct page *page, unsigned int order)
 {
 	if (static_branch_unlikely(&pasr_enabled_key) &&
 	    order == MAX_PAGE_ORDER)
-		pasr_put(PFN_PHYS(page_to_pfn(page)), PAGE_SIZE << order);
+		__pasr_hook_call(__pasr_kput, page);
 }
 
 static __always_inline void pasr_kget(struct page *page, unsigned int order)
 {
 	if (static_branch_unlikely(&pasr_enabled_key) &&
 	    order == MAX_PAGE_ORDER)
-		pasr_get(PFN_PHYS(page_to_pfn(page)), PAGE_SIZE << order);
+		__pasr_hook_call(__pasr_kget, page);
 }
 
 /* Implemented in Rust (mm/pasr/pasr.rs) for mm/pasr/shim.c only. */
@@ -137,6 +164,8 @@ u64 pasr_shim_now_ns(void);
 void pasr_shim_violation(unsigned int section, int kind, u64 free, u64 delta);
 struct page *pasr_shim_alloc_block(u64 *paddr);
 void pasr_shim_free_block(struct page *page);
+struct page *pasr_shim_alloc_movable_block(u64 *paddr);
+int pasr_shim_partly_free_blocks(void);
 u64 pasr_shim_block_size(void);
 
 #else /* !CONFIG_PASR */

@@ -223,6 +223,51 @@ void pasr_shim_free_block(struct page *page)
 	__free_pages(page, MAX_PAGE_ORDER);
 }
 
+/* For the live KUnit steering case: a max-order block of movable memory. */
+struct page *pasr_shim_alloc_movable_block(u64 *paddr)
+{
+	struct page *page = alloc_pages(GFP_HIGHUSER_MOVABLE | __GFP_NOWARN |
+					__GFP_NORETRY, MAX_PAGE_ORDER);
+
+	if (page)
+		*paddr = PFN_PHYS(page_to_pfn(page));
+	return page;
+}
+
+/*
+ * For the live KUnit steering case: the free max-order blocks of sections
+ * that are not entirely free, on the movable free list of the highest zone
+ * that has free max-order blocks. A movable max-order allocation takes
+ * these first; with steering, before any block of an entirely free section
+ * of that list.
+ */
+int pasr_shim_partly_free_blocks(void)
+{
+	struct zone *zone, *top = NULL;
+	struct pasr_section_info s;
+	unsigned long flags;
+	struct page *page;
+	int n = 0, i;
+
+	for_each_populated_zone(zone) {
+		/* A racy look is enough to pick the zone to count in. */
+		if (data_race(zone->free_area[MAX_PAGE_ORDER].nr_free))
+			top = zone;
+	}
+	if (!top)
+		return 0;
+	spin_lock_irqsave(&top->lock, flags);
+	list_for_each_entry(page,
+			    &top->free_area[MAX_PAGE_ORDER].free_list[MIGRATE_MOVABLE],
+			    buddy_list) {
+		i = pasr_rs_lookup(PFN_PHYS(page_to_pfn(page)));
+		if (i >= 0 && pasr_rs_section_info(i, &s) && s.free < s.size)
+			n++;
+	}
+	spin_unlock_irqrestore(&top->lock, flags);
+	return n;
+}
+
 u64 pasr_shim_block_size(void)
 {
 	return PAGE_SIZE << MAX_PAGE_ORDER;

@@ -595,8 +595,11 @@ fn verify_reports_corrupt_counter() {
 extern "C" {
     // `struct page` is opaque here: Rust only hands the pointer back.
     fn pasr_shim_alloc_block(paddr: *mut u64) -> *mut c_void;
+    fn pasr_shim_alloc_movable_block(paddr: *mut u64) -> *mut c_void;
     fn pasr_shim_free_block(page: *mut c_void);
     fn pasr_shim_block_size() -> u64;
+    fn pasr_shim_partly_free_blocks() -> core::ffi::c_int;
+    static mut pasr_steering_off: bool;
 }
 
 fn live_map_is_enabled() {
@@ -651,6 +654,130 @@ fn live_max_order_blocks() {
             .is_none();
         check!(s.masked == (s.free == s.size && pair_free));
     }
+}
+
+/// Blocks the steering case may hold at once (1 GiB of 4 MiB blocks).
+const MAX_HELD: usize = 256;
+
+/// The blocks the steering case holds: page and physical address.
+///
+/// # Invariants
+///
+/// Only used by [`steering_round`], which KUnit runs one case at a time.
+struct Held(UnsafeCell<[(*mut c_void, u64); MAX_HELD]>);
+
+// SAFETY: See the type invariants: there is no concurrent access.
+unsafe impl Sync for Held {}
+
+static HELD: Held = Held(UnsafeCell::new([(core::ptr::null_mut(), 0); MAX_HELD]));
+
+/// Sections entirely free in the live map, one bit each.
+fn free_sections(m: &Map<crate::KernelEnv>) -> [u64; 4] {
+    let mut set = [0u64; 4];
+    for i in 0..m.section_count().min(256) {
+        if m.section(i).is_some_and(|s| s.free == s.size && s.masked) {
+            set[i / 64] |= 1 << (i % 64);
+        }
+    }
+    set
+}
+
+/// One round of the steering case, with steering on or off; returns the number of sections
+/// that were entirely free (and masked) and lost that state when the allocator handed out no
+/// more max-order blocks than the partly free sections had free, with the figures it used.
+///
+/// 1. Allocate movable max-order blocks until a section that was entirely free has been
+///    emptied: the allocator has used up the partly free sections' blocks first.
+/// 2. Free the blocks of the other sections, then those of the emptied section, last. Without
+///    steering, the emptied section's blocks are now at the head of the free list; with
+///    steering, its last block made it entirely free again and moved them to the tail.
+/// 3. Allocate as many blocks as the partly free sections have on that free list, and count
+///    the entirely free sections that lost a block.
+fn steering_round(steer: bool) -> (usize, usize, usize, usize) {
+    let m = crate::pasr();
+    // SAFETY: By the type invariants of `Held`, nothing else uses it.
+    let held = unsafe { &mut *HELD.0.get() };
+    // SAFETY: Test-only flag, read under zone->lock by the hook; a plain store is enough.
+    unsafe { *addr_of_mut!(pasr_steering_off) = !steer };
+    let before = free_sections(m);
+    let mut n = 0;
+    let mut emptied = None;
+    while n < MAX_HELD && emptied.is_none() {
+        let mut paddr = 0;
+        // SAFETY: `paddr` is valid for writes.
+        let page = unsafe { pasr_shim_alloc_movable_block(&mut paddr) };
+        if page.is_null() {
+            break;
+        }
+        held[n] = (page, paddr);
+        n += 1;
+        emptied = m
+            .lookup(paddr)
+            .filter(|&i| i < 256 && before[i / 64] & (1 << (i % 64)) != 0 && m.free(i) == 0);
+    }
+    let emptied = emptied.unwrap_or(usize::MAX);
+    let free = |held: &mut [(*mut c_void, u64)], last: bool| {
+        for b in held.iter_mut().filter(|b| !b.0.is_null()) {
+            if (m.lookup(b.1) == Some(emptied)) == last {
+                // SAFETY: The page came from `pasr_shim_alloc_movable_block` and is freed
+                // once: its entry is cleared.
+                unsafe { pasr_shim_free_block(b.0) };
+                *b = (core::ptr::null_mut(), 0);
+            }
+        }
+    };
+    free(&mut held[..n], false);
+    free(&mut held[..n], true);
+    let setup = n;
+
+    // SAFETY: FFI call without preconditions.
+    let want = usize::try_from(unsafe { pasr_shim_partly_free_blocks() }).unwrap_or(0);
+    let entire = free_sections(m);
+    let mut n = 0;
+    while n < want.min(MAX_HELD) {
+        let mut paddr = 0;
+        // SAFETY: `paddr` is valid for writes.
+        let page = unsafe { pasr_shim_alloc_movable_block(&mut paddr) };
+        if page.is_null() {
+            break;
+        }
+        held[n] = (page, paddr);
+        n += 1;
+    }
+    let after = free_sections(m);
+    let lost = (0..4)
+        .map(|w| (entire[w] & !after[w]).count_ones() as usize)
+        .sum();
+    free(&mut held[..n], false);
+    free(&mut held[..n], true);
+    // SAFETY: As above.
+    unsafe { *addr_of_mut!(pasr_steering_off) = false };
+    let kept = entire.iter().map(|w| w.count_ones() as usize).sum();
+    (lost, kept, want, setup)
+}
+
+fn live_steering_keeps_free_sections_last() {
+    let m = crate::pasr();
+    check!(m.state() == State::On);
+    // Steered first, from the state steering kept since boot. Then without steering, where the
+    // case must fail, or it proves nothing (it leaves blocks of free sections at the head).
+    let (lost_on, free_on, want_on, setup_on) = steering_round(true);
+    let (lost_off, free_off, want_off, setup_off) = steering_round(false);
+    kernel::pr_info!(
+        "steering: without: {} of {} free sections lost after {} blocks (setup {}); with: {} of {} lost after {} blocks (setup {})\n",
+        lost_off,
+        free_off,
+        want_off,
+        setup_off,
+        lost_on,
+        free_on,
+        want_on,
+        setup_on
+    );
+    check!(free_off > 0 && free_on > 0);
+    check!(want_off > 0 && want_on > 0);
+    check!(lost_off > 0);
+    check!(lost_on == 0);
 }
 
 fn live_mask_values_reach_dies() {
@@ -773,6 +900,7 @@ kunit_suite!(
         verify_reports_corrupt_counter,
         live_map_is_enabled,
         live_max_order_blocks,
+        live_steering_keeps_free_sections_last,
         live_mask_values_reach_dies,
     ]
 );

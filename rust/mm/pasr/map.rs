@@ -579,22 +579,31 @@ impl<E: Env> Map<E> {
         self.lut_base + (g << self.lut_shift)
     }
 
-    /// Marks `[addr, addr + size)` free.
+    /// Marks `[addr, addr + size)` free. Returns true if that made a section entirely free:
+    /// the buddy hook then moves the section's free blocks to the tail of their free lists.
     #[inline]
-    pub fn put(&self, addr: u64, size: u64) {
+    pub fn put(&self, addr: u64, size: u64) -> bool {
         self.update(addr, size, true)
     }
 
     /// Marks `[addr, addr + size)` used.
     #[inline]
     pub fn get(&self, addr: u64, size: u64) {
-        self.update(addr, size, false)
+        self.update(addr, size, false);
     }
 
-    fn update(&self, addr: u64, size: u64, free: bool) {
+    /// The first byte and the size of the section that holds `addr`.
+    pub fn section_range(&self, addr: u64) -> Option<(u64, u64)> {
+        self.lookup(addr)
+            .map(|i| (self.sections[i].start, self.sections[i].size))
+    }
+
+    /// Accounts `[addr, addr + size)`; returns true if a `put` made a section entirely free.
+    fn update(&self, addr: u64, size: u64, free: bool) -> bool {
         if self.state.load(Ordering::Relaxed) != State::On as u8 || size == 0 {
-            return;
+            return false;
         }
+        let mut completed = false;
         let end = addr.saturating_add(size);
         let mut pos = addr;
         let mut outside = 0;
@@ -602,8 +611,9 @@ impl<E: Env> Map<E> {
             let next = match self.lookup(pos) {
                 Some(i) => {
                     let next = end.min(self.sections[i].end());
-                    if !self.account(i, next - pos, free) {
-                        return;
+                    match self.account(i, next - pos, free) {
+                        Some(c) => completed |= c,
+                        None => return completed,
                     }
                     next
                 }
@@ -619,11 +629,13 @@ impl<E: Env> Map<E> {
             self.out_of_map_calls.fetch_add(1, Ordering::Relaxed);
             self.out_of_map_bytes.fetch_add(outside, Ordering::Relaxed);
         }
+        completed
     }
 
-    /// Accounts `bytes` of section `i`; returns false if PASR had to be disabled.
+    /// Accounts `bytes` of section `i`. Returns whether a `put` made the section entirely
+    /// free, or `None` if PASR had to be disabled.
     #[inline]
-    fn account(&self, i: usize, bytes: u64, free: bool) -> bool {
+    fn account(&self, i: usize, bytes: u64, free: bool) -> Option<bool> {
         let s = &self.sections[i];
         let r = if free {
             s.puts.fetch_add(1, Ordering::Relaxed);
@@ -650,9 +662,9 @@ impl<E: Env> Map<E> {
                     || (!free && (old == s.size || s.relied.load(Ordering::SeqCst))) =>
             {
                 self.refresh(i);
-                true
+                Some(free)
             }
-            Ok(_) => true,
+            Ok(_) => Some(false),
             Err(old) => {
                 let kind = if free {
                     Violation::Overflow
@@ -660,7 +672,7 @@ impl<E: Env> Map<E> {
                     Violation::Underflow
                 };
                 self.fail(i, kind, old, bytes);
-                false
+                None
             }
         }
     }

@@ -426,6 +426,36 @@ pub extern "C" fn pasr_put(paddr: u64, size: c_ulong) {
     pasr().put(paddr, size as u64);
 }
 
+/// Marks the max-order block at `paddr` free, for the buddy allocator's hook. Returns true if
+/// that made its section entirely free, and then writes the section's first byte and size to
+/// `*start` and `*size`, so that the hook can move the section's other free blocks to the tail
+/// of their free lists.
+///
+/// # Safety
+///
+/// `start` and `size` must be valid for writes.
+#[no_mangle]
+pub unsafe extern "C" fn pasr_put_block(
+    paddr: u64,
+    bytes: c_ulong,
+    start: *mut u64,
+    size: *mut u64,
+) -> bool {
+    let map = pasr();
+    if !map.put(paddr, bytes as u64) {
+        return false;
+    }
+    let Some((s, n)) = map.section_range(paddr) else {
+        return false;
+    };
+    // SAFETY: The caller guarantees both pointers are valid for writes.
+    unsafe {
+        *start = s;
+        *size = n;
+    }
+    true
+}
+
 /// Test-only fault injection: the number of `pasr_get` calls still to drop.
 #[cfg(CONFIG_PASR_FAULT_INJECTION)]
 static SKIP_GETS: core::sync::atomic::AtomicU64 = core::sync::atomic::AtomicU64::new(0);
