@@ -2,11 +2,13 @@
 # only the top-level selftests/*.sh).
 
 # arg NAME: the value of NAME=... on the kernel command line
-arg() {
+arg() { # the last NAME=VALUE wins, as for kernel parameters
+	_v= _found=1
 	for w in $(cat /proc/cmdline); do
-		case "$w" in "$1"=*) echo "${w#*=}"; return 0 ;; esac
+		case "$w" in "$1"=*) _v="${w#*=}" _found=0 ;; esac
 	done
-	return 1
+	[ $_found = 0 ] && echo "$_v"
+	return $_found
 }
 
 # result NAME PASS|FAIL|SKIP DETAILS: one machine-readable result line
