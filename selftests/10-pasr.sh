@@ -180,7 +180,14 @@ test_trace() {
 	echo >$TRACE/trace
 	echo 1 >$TRACE/events/pasr/enable
 	mkdir -p /mnt/tr && mount -t tmpfs -o size=90% tmpfs /mnt/tr
-	fill /mnt/tr $(($(mem_free_mib) * 50 / 100))
+	# Steering hands out fully free sections last, so a fill only reaches
+	# them once the free memory outside them is used up: leave free only
+	# half of what is masked now (at least 15% of MemFree, to stay off OOM).
+	free=$(mem_free_mib)
+	want=$((free - $(mib $(masked)) / 2))
+	[ "$want" -gt $((free * 85 / 100)) ] && want=$((free * 85 / 100))
+	[ "$want" -lt $((free * 50 / 100)) ] && want=$((free * 50 / 100))
+	fill /mnt/tr $want
 	rm -f /mnt/tr/fill
 	umount /mnt/tr
 	echo 1 >/proc/sys/vm/compact_memory 2>/dev/null
@@ -188,9 +195,9 @@ test_trace() {
 	nm=$(grep -c 'pasr_mask_update:' $TRACE/trace)
 	ns=$(grep -c 'pasr_section_state:' $TRACE/trace)
 	if [ "$nm" -gt 0 ] && [ "$ns" -gt 0 ]; then
-		result pasr-trace PASS "($nm mask updates, $ns section events; e.g. $(grep -m1 -o 'pasr_mask_update:.*' $TRACE/trace))"
+		result pasr-trace PASS "(filled ${want}MiB: $nm mask updates, $ns section events; e.g. $(grep -m1 -o 'pasr_mask_update:.*' $TRACE/trace))"
 	else
-		result pasr-trace FAIL "($nm mask updates, $ns section events)"
+		result pasr-trace FAIL "(filled ${want}MiB: $nm mask updates, $ns section events)"
 	fi
 }
 
