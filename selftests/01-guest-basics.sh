@@ -21,7 +21,7 @@ if mem_mib="$(arg pasr_test.mem)"; then
 	# of what is left once generic KASAN (make check-debug) has taken its
 	# shadow, one eighth of memory.
 	base=$mem_mib note=""
-	if grep -q ' kasan_report$' /proc/kallsyms; then
+	if kasan; then
 		base=$((mem_mib * 7 / 8))
 		note=" (KASAN kernel: 1/8 is shadow, ${base}MiB left)"
 	fi

@@ -124,7 +124,7 @@ test_pagecache() {
 	# per new stack trace), in the sections the page cache frees again: there,
 	# dropping the cache need not unmask a whole section, only lose none.
 	gain=1
-	if grep -q ' kasan_report$' /proc/kallsyms; then
+	if kasan; then
 		gain=0
 		d="$d (KASAN kernel: no gain required)"
 	fi

@@ -75,7 +75,7 @@ d="(masked/ideal: governor off ${off}%, on ${on}% after 30s; evacuated $(stat ev
 # ideal there counts free memory among unmovable pages that no migration can
 # empty: it must only evacuate and gain over the governor off.
 target=90
-if grep -q ' kasan_report$' /proc/kallsyms; then
+if kasan; then
 	target=$((off + 1))
 	d="$d (KASAN kernel: must beat governor off and evacuate)"
 	[ "$(stat evacuated)" -gt 0 ] || target=101

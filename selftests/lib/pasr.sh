@@ -16,6 +16,10 @@ result() { echo "SELFTEST: $1 $2 $3"; }
 
 mib() { echo $(($1 / 1048576)); }
 
+# kasan: true on a KASAN kernel (make check-debug), whose shadow takes 1/8 of
+# memory and whose slowness some figures must allow for
+kasan() { grep -q ' kasan_report$' /proc/kallsyms; }
+
 # Mismatch count reported by the verifier (stops all CPUs, walks the free
 # lists), or -1 if it cannot be read.
 mismatches() {
