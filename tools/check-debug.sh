@@ -20,19 +20,7 @@ set -euo pipefail
 rm -f "$RESULTS"/debug-*.txt
 t0=$(date +%s)
 
-stage() {
-	local name="$1" s rc
-	shift
-	s=$(date +%s)
-	log ""
-	log "=== debug: $name ==="
-	set +e
-	"$@"
-	rc=$?
-	set -e
-	log "=== debug: $name: $([ "$rc" = 0 ] && echo ok || echo "FAILED (exit $rc)") ($(( $(date +%s) - s ))s)"
-	return "$rc"
-}
+STAGE_PREFIX="debug: "
 
 summary() {
 	log ""

@@ -14,20 +14,6 @@ done
 rm -f "$RESULTS"/kunit.json
 t0=$(date +%s)
 
-# stage NAME COMMAND...: run a stage, record PASS|FAIL build/NAME
-stage() {
-	local name="$1" s rc
-	shift
-	s=$(date +%s)
-	log ""
-	log "=== $name ==="
-	set +e
-	"$@"
-	rc=$?
-	set -e
-	log "=== $name: $([ "$rc" = 0 ] && echo ok || echo "FAILED (exit $rc)") ($(( $(date +%s) - s ))s)"
-	return "$rc"
-}
 
 summary() {
 	log ""

@@ -38,6 +38,23 @@ mkdir -p "$STAMPS" "$LOGS" "$RESULTS"
 log() { printf '%s\n' "$*" >&2; }
 die() { printf 'error: %s\n' "$*" >&2; exit 1; }
 
+# stage NAME COMMAND...: run COMMAND as one timed, logged stage of
+# check.sh/check-debug.sh; returns its exit code. STAGE_PREFIX (e.g.
+# "debug: ") goes before NAME in the log lines.
+stage() {
+	local name="${STAGE_PREFIX:-}$1" s rc
+	shift
+	s=$(date +%s)
+	log ""
+	log "=== $name ==="
+	set +e
+	"$@"
+	rc=$?
+	set -e
+	log "=== $name: $([ "$rc" = 0 ] && echo ok || echo "FAILED (exit $rc)") ($(( $(date +%s) - s ))s)"
+	return "$rc"
+}
+
 # lock NAME: serialise this script against other runs using the same part of
 # build/ (two builds in one O= directory corrupt each other). Held until exit.
 lock() {
