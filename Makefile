@@ -2,12 +2,16 @@
 # Everything generated goes under build/ (git-ignored). See README.md.
 # The logic lives in tools/*.sh and qemu/*.sh.
 
-QEMU_MEM ?= 1G
-QEMU_SMP ?= 2
-# The DDR layout comes from the device tree (qemu/mkdtb.sh --layout DT_LAYOUT:
-# default, none or a layout file); ddr_die= in CMDLINE overrides it.
+# make run boots what the 'default' scenario of make check boots
+# (qemu/scenarios/default.conf: 1G, 2 CPUs, the default DT layout, no extra
+# command line); QEMU_MEM, QEMU_SMP, CMDLINE and DT_LAYOUT (default, none or a
+# layout file for qemu/mkdtb.sh) override it. ddr_die= in CMDLINE overrides
+# the DT layout.
+QEMU_MEM ?=
+QEMU_SMP ?=
 CMDLINE  ?=
-DT_LAYOUT ?= default
+DT_LAYOUT ?=
+RUN_VARS = QEMU_MEM='$(QEMU_MEM)' QEMU_SMP='$(QEMU_SMP)' CMDLINE='$(CMDLINE)' DT_LAYOUT='$(DT_LAYOUT)'
 KUNIT_ARGS ?= ddr_die=512M@0x40000000 ddr_die=512M@0x60000000
 export KUNIT_ARGS
 
@@ -47,14 +51,10 @@ scenarios: kernel initramfs
 	@qemu/run-scenarios.sh
 
 run: kernel initramfs
-	@dtb="$$(qemu/mkdtb.sh --mem '$(QEMU_MEM)' --smp '$(QEMU_SMP)' --layout '$(DT_LAYOUT)')" && \
-	qemu/boot.sh --strict --mem '$(QEMU_MEM)' --smp '$(QEMU_SMP)' --cmdline '$(CMDLINE)' \
-		--dtb "$$dtb" --timeout 300 --log build/logs/run.log
+	@$(RUN_VARS) qemu/run.sh
 
 shell: kernel initramfs
-	@dtb="$$(qemu/mkdtb.sh --mem '$(QEMU_MEM)' --smp '$(QEMU_SMP)' --layout '$(DT_LAYOUT)')" && \
-	qemu/boot.sh --interactive --mem '$(QEMU_MEM)' --smp '$(QEMU_SMP)' --cmdline '$(CMDLINE)' \
-		--dtb "$$dtb" --timeout 14400 --log build/logs/shell.log
+	@$(RUN_VARS) qemu/run.sh --shell
 
 check:
 	@tools/check.sh

@@ -1,7 +1,7 @@
 #!/bin/bash
 # Run every qemu/scenarios/*.conf (or the ones given as arguments) and record
 #   PASS|FAIL scenario/<NAME>      one per scenario (clean boot + EXPECT/REJECT)
-#   PASS|FAIL selftest/<NAME>/<t>  one per 'SELFTEST: <t> PASS|FAIL' guest line
+#   PASS|FAIL|SKIP selftest/<NAME>/<t>  one per 'SELFTEST: <t> PASS|FAIL|SKIP' guest line
 # in build/results/scenario.txt and build/results/selftest.txt.
 # Besides NAME MEM SMP CMDLINE TIMEOUT EXPECT REJECT (see default.conf), a
 # scenario may set DT_LAYOUT (boot with the DTB of qemu/mkdtb.sh --layout
@@ -60,27 +60,7 @@ kunit_results() {
 	( cd "$TREE" && python3 tools/testing/kunit/kunit.py parse --json="$json" "$1" ) \
 		>"$1.kunit" 2>&1 || true
 	[ -s "$json" ] || return 1
-	python3 - "$json" "$S_KUNIT" "$2" >>"$RESULTS/$S_KUNIT.txt" <<'PY'
-import json, sys
-data = json.load(open(sys.argv[1]))
-suite, scen = sys.argv[2], sys.argv[3]
-n = 0
-def walk(node, prefix):
-    global n
-    name = node.get("name", "")
-    path = f"{prefix}/{name}" if prefix and name else (name or prefix)
-    for case in node.get("test_cases", []):
-        st = case.get("status", "")
-        if st == "SKIP":
-            continue
-        n += 1
-        print(f"{'PASS' if st == 'PASS' else 'FAIL'} {suite}/{scen}/{path}/{case.get('name', '?')}")
-    for sub in node.get("sub_groups", []):
-        walk(sub, path)
-for sub in data.get("sub_groups", []):
-    walk(sub, "")
-sys.exit(0 if n else 1)
-PY
+	"$REPO/tools/kunit-results.py" "$json" "$S_KUNIT" "$2" >>"$RESULTS/$S_KUNIT.txt"
 }
 for conf in "${confs[@]}"; do
 	[ -f "$conf" ] || continue
@@ -182,7 +162,7 @@ for conf in "${confs[@]}"; do
 		log "scenario $NAME: FAIL (console log: $logf)"
 		fail=1
 	fi
-	# one result per guest selftest line (SKIP lines are not counted)
+	# one result per guest selftest line; the verdict is the third word
 	while IFS= read -r line; do
 		t="$(awk '{print $2}' <<<"$line")"
 		st="$(awk '{print $3}' <<<"$line")"
@@ -190,6 +170,7 @@ for conf in "${confs[@]}"; do
 		PASS) record_result "$S_SELF" "$NAME/$t" PASS ;;
 		FAIL) record_result "$S_SELF" "$NAME/$t" FAIL "$(cut -d' ' -f4- <<<"$line")"; fail=1
 			log "scenario $NAME: $line" ;;
+		SKIP) record_result "$S_SELF" "$NAME/$t" SKIP "$(cut -d' ' -f4- <<<"$line")" ;;
 		esac
 	done < <(grep -aoE 'SELFTEST: [^ ]+ (PASS|FAIL|SKIP).*' "$logf" | tr -d '\r' || true)
 	# remember a scenario that passed entirely, with its inputs

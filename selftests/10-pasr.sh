@@ -7,21 +7,9 @@
 #   pasr_test.expect=on|off   whether PASR must be enabled (default: on iff ddr_die= given)
 #   pasr_test.workloads=0     skip the allocation workloads
 
-SYS=/sys/kernel/mm/pasr
-DBG=/sys/kernel/debug/pasr
 TRACE=/sys/kernel/tracing
 
 . "$(dirname "$0")/lib/pasr.sh"
-
-masked() { cat $SYS/masked_bytes; }
-
-
-mem_free_mib() { awk '/^MemFree:/ {print int($2 / 1024)}' /proc/meminfo; }
-
-# fill DIR MIB: write MIB MiB of data into a tmpfs file.
-fill() {
-	dd if=/dev/zero of="$1/fill" bs=1M count="$2" 2>/dev/null
-}
 
 layout_given=0
 grep -q 'ddr_die=' /proc/cmdline && layout_given=1
@@ -75,50 +63,48 @@ test_verify() {
 	fi
 }
 
-# --- alloc: masked bytes follow a workload that uses most of memory ------------
+# --- alloc: data reaching a masked section unmasks it; freeing masks it again
 test_alloc() {
 	mkdir -p /mnt/fill && mount -t tmpfs -o size=95% tmpfs /mnt/fill
 	m0=$(masked)
-	want=$(($(mem_free_mib) * 70 / 100))
-	fill /mnt/fill $want
+	fill_until_unmasked /mnt/fill
 	m1=$(masked)
 	v1=$(mismatches)
-	rm -f /mnt/fill/fill
+	rm -f /mnt/fill/fill.*
 	umount /mnt/fill
-	# Let per-cpu page lists drain back into max-order blocks.
-	echo 1 >/proc/sys/vm/compact_memory 2>/dev/null
-	sleep 1
+	settle
 	m2=$(masked)
 	v2=$(mismatches)
-	d="(used ${want}MiB: masked $(mib $m0) -> $(mib $m1) -> $(mib $m2) MiB, mismatches $v1/$v2)"
-	if [ "$m1" -lt "$m0" ] && [ "$m2" -gt "$m1" ] && [ "$v1" = 0 ] && [ "$v2" = 0 ]; then
+	d="(used ${USED}MiB: masked $(mib $m0) -> $(mib $m1) -> $(mib $m2) MiB, mismatches $v1/$v2)"
+	if [ "$UNMASKED" = 1 ] && [ "$m2" -gt "$m1" ] && [ "$v1" = 0 ] && [ "$v2" = 0 ]; then
 		result pasr-alloc PASS "$d"
 	else
 		result pasr-alloc FAIL "$d"
 	fi
 }
 
-# --- pagecache: dropping clean page cache unmasks nothing, and frees sections --
+# --- pagecache: page cache unmasks; dropping it unmasks nothing more, and frees sections
+# read_step I: 16 MiB more of the block device into the page cache
+read_step() { dd if=/dev/vda of=/dev/null bs=1M count=16 skip=$(($1 * 16)) 2>/dev/null; }
+
 test_pagecache() {
 	dev=/dev/vda
 	if [ ! -b $dev ]; then
-		result pasr-pagecache SKIP "(no $dev: boot without --disk)"
+		result pasr-pagecache SKIP "(no $dev: qemu/boot.sh attaches a scratch disk to every boot)"
 		return
 	fi
 	drop_caches
 	m0=$(masked)
-	want=$(($(mem_free_mib) * 60 / 100))
 	# The last close of a block device drops its page cache: hold it open.
 	exec 3<$dev
-	dd if=$dev of=/dev/null bs=1M count=$want 2>/dev/null
+	use_until_unmasked read_step
 	m1=$(masked)
 	drop_caches
-	echo 1 >/proc/sys/vm/compact_memory 2>/dev/null
-	sleep 1
+	settle
 	m2=$(masked)
 	exec 3<&-
 	v=$(mismatches)
-	d="(read ${want}MiB: masked $(mib $m0) -> $(mib $m1) -> $(mib $m2) MiB after drop_caches, mismatches $v)"
+	d="(read ${USED}MiB: masked $(mib $m0) -> $(mib $m1) -> $(mib $m2) MiB after drop_caches, mismatches $v)"
 	# KASAN kernels (make check-debug) keep allocating unmovable memory for
 	# good while the read fills the low sections (stack depot pools, one
 	# per new stack trace), in the sections the page cache frees again: there,
@@ -128,7 +114,7 @@ test_pagecache() {
 		gain=0
 		d="$d (KASAN kernel: no gain required)"
 	fi
-	if [ "$m1" -lt "$m0" ] && [ "$m2" -ge $((m1 + gain)) ] && [ "$v" = 0 ]; then
+	if [ "$UNMASKED" = 1 ] && [ "$m2" -ge $((m1 + gain)) ] && [ "$v" = 0 ]; then
 		result pasr-pagecache PASS "$d"
 	else
 		result pasr-pagecache FAIL "$d"
@@ -151,7 +137,7 @@ test_smp() {
 		(
 			mkdir -p /mnt/smp/$i
 			while [ "$(cut -d. -f1 /proc/uptime)" -lt $end ]; do
-				fill /mnt/smp/$i $per
+				dd if=/dev/zero of=/mnt/smp/$i/fill bs=1M count=$per 2>/dev/null
 				rm -f /mnt/smp/$i/fill
 			done
 		) &
@@ -180,24 +166,18 @@ test_trace() {
 	echo >$TRACE/trace
 	echo 1 >$TRACE/events/pasr/enable
 	mkdir -p /mnt/tr && mount -t tmpfs -o size=90% tmpfs /mnt/tr
-	# Steering hands out fully free sections last, so a fill only reaches
-	# them once the free memory outside them is used up: leave free only
-	# half of what is masked now (at least 15% of MemFree, to stay off OOM).
-	free=$(mem_free_mib)
-	want=$((free - $(mib $(masked)) / 2))
-	[ "$want" -gt $((free * 85 / 100)) ] && want=$((free * 85 / 100))
-	[ "$want" -lt $((free * 50 / 100)) ] && want=$((free * 50 / 100))
-	fill /mnt/tr $want
-	rm -f /mnt/tr/fill
+	# data reaching a masked section makes its mask change
+	fill_until_unmasked /mnt/tr
+	rm -f /mnt/tr/fill.*
 	umount /mnt/tr
-	echo 1 >/proc/sys/vm/compact_memory 2>/dev/null
+	settle
 	echo 0 >$TRACE/events/pasr/enable
 	nm=$(grep -c 'pasr_mask_update:' $TRACE/trace)
 	ns=$(grep -c 'pasr_section_state:' $TRACE/trace)
 	if [ "$nm" -gt 0 ] && [ "$ns" -gt 0 ]; then
-		result pasr-trace PASS "(filled ${want}MiB: $nm mask updates, $ns section events; e.g. $(grep -m1 -o 'pasr_mask_update:.*' $TRACE/trace))"
+		result pasr-trace PASS "(filled ${USED}MiB: $nm mask updates, $ns section events; e.g. $(grep -m1 -o 'pasr_mask_update:.*' $TRACE/trace))"
 	else
-		result pasr-trace FAIL "(filled ${want}MiB: $nm mask updates, $ns section events)"
+		result pasr-trace FAIL "(filled ${USED}MiB: $nm mask updates, $ns section events)"
 	fi
 }
 

@@ -12,20 +12,10 @@
 # Without the fault, the same workload must give zero violations and leave
 # the data intact.
 
-D=/sys/kernel/debug/pasr-sim
-PASR_DBG=/sys/kernel/debug/pasr
-SYS=/sys/kernel/mm/pasr
 RTC=/sys/class/rtc/rtc0/wakealarm
 
 . "$(dirname "$0")/lib/pasr.sh"
-
-# sr KEY: a counter of $D/self_refresh
-sr() { awk -v k="$1" '$1 == k { print $2 }' $D/self_refresh; }
-
-# total KEY: a value of the 'total' line of $D/status
-total() {
-	awk -v k="$1" '$1 == "total" { for (i = 2; i < NF; i++) if ($i == k) print $(i + 1) }' $D/status
-}
+D=$SIM
 
 # dies: "die 0 mr 0x0 writes 3; die 1 mr 0xfe writes 9"
 dies() {
@@ -35,11 +25,6 @@ dies() {
 
 # positive X: X (e.g. "43.7%" or "12.500") is greater than zero
 positive() { echo "$1" | awk '{ exit !($1 + 0 > 0) }'; }
-
-mem_free_mib() { awk '/^MemFree:/ {print int($2 / 1024)}' /proc/meminfo; }
-
-# corrupted FILE: 1 if FILE (written with zeros) holds a byte that is not zero
-corrupted() { tr -d '\000' <"$1" | head -c 1 | wc -c; }
 
 # enter MS: simulated self-refresh for MS ms; prints the new violations
 enter() {
@@ -80,10 +65,10 @@ test_kunit() {
 
 # --- status: mode registers written, power estimate with a saving ----------
 test_status() {
-	w=$(total writes)
-	s85=$(total saving_85c)
-	s45=$(total saving_45c)
-	d="($(dies); masked $(total masked) sections; 85C $(total power_85c_uw) of $(total full_85c_uw) uW: saving $s85; 45C $(total power_45c_uw) of $(total full_45c_uw) uW: saving $s45)"
+	w=$(sim_total writes)
+	s85=$(sim_total saving_85c)
+	s45=$(sim_total saving_45c)
+	d="($(dies); masked $(sim_total masked) sections; 85C $(sim_total power_85c_uw) of $(sim_total full_85c_uw) uW: saving $s85; 45C $(sim_total power_45c_uw) of $(sim_total full_45c_uw) uW: saving $s45)"
 	if [ -n "$w" ] && [ "$w" -gt 0 ] && positive "$s85" && positive "$s45"; then
 		result pasr-sim-status PASS "$d"
 	else
@@ -105,36 +90,43 @@ test_self_refresh() {
 	fi
 }
 
-# fill_and_enter: fill half of the free memory into a tmpfs file, enter
-# self-refresh with the file in place, and read the file back. Sets n
-# (violations), bad (1 if the file is corrupted), mib, m0, m1.
+# fill_and_enter [SKIP_GETS]: fill a tmpfs until data lies in a section that
+# was masked (with SKIP_GETS: with that many pasr_get() calls dropped, until
+# only half of the masked memory can still be free), enter self-refresh with
+# the data in place, and read it back. Sets n (violations), bad (1 if the data is corrupted), USED,
+# UNMASKED, m0, m1 (masked sections before and after the fill).
 fill_and_enter() {
 	mkdir -p /mnt/sim && mount -t tmpfs -o size=95% tmpfs /mnt/sim
-	m0=$(total masked)
-	mib=$(($(mem_free_mib) * 50 / 100))
-	[ -n "$1" ] && echo "$1" >$PASR_DBG/skip_gets
-	dd if=/dev/zero of=/mnt/sim/fill bs=1M count=$mib 2>/dev/null
-	[ -n "$1" ] && echo 0 >$PASR_DBG/skip_gets
-	m1=$(total masked)
+	m0=$(sim_total masked)
+	if [ -n "$1" ]; then
+		free=$(mem_free_mib)
+		cap=$((free - $(mib "$(masked)") / 2))
+		[ "$cap" -gt $((free * 85 / 100)) ] && cap=$((free * 85 / 100))
+		echo "$1" >$DBG/skip_gets
+		fill_until_unmasked /mnt/sim "$cap"
+		echo 0 >$DBG/skip_gets
+	else
+		fill_until_unmasked /mnt/sim
+	fi
+	m1=$(sim_total masked)
 	n=$(enter 100)
-	bad=$(corrupted /mnt/sim/fill)
+	bad=$(corrupted /mnt/sim/fill.*)
 }
 
 cleanup_fill() {
-	rm -f /mnt/sim/fill
+	rm -f /mnt/sim/fill.*
 	umount /mnt/sim
-	echo 1 >/proc/sys/vm/compact_memory 2>/dev/null
-	sleep 1
+	settle
 }
 
 # --- retention: memory in use is never lost ---------------------------------
 test_retention() {
 	fill_and_enter ""
 	cleanup_fill
-	m2=$(total masked)
+	m2=$(sim_total masked)
 	n2=$(enter 100)
-	d="(filled ${mib}MiB: masked sections $m0 -> $m1 -> $m2 after freeing; violations $n with the data in place, $n2 after; data corrupted: $bad)"
-	if [ "$n" = 0 ] && [ "$n2" = 0 ] && [ "$bad" -eq 0 ] && [ "$m1" -lt "$m0" ] &&
+	d="(filled ${USED}MiB until data reached a masked section: masked sections $m0 -> $m1 -> $m2 after freeing; violations $n with the data in place, $n2 after; data corrupted: $bad)"
+	if [ "$UNMASKED" = 1 ] && [ "$n" = 0 ] && [ "$n2" = 0 ] && [ "$bad" -eq 0 ] &&
 		[ "$m2" -gt "$m1" ]; then
 		result pasr-sim-retention PASS "$d"
 	else
@@ -174,18 +166,18 @@ test_suspend() {
 
 # --- fault-detect: dropped pasr_get() calls are caught on self-refresh -------
 test_fault_detect() {
-	if [ ! -w $PASR_DBG/skip_gets ]; then
-		result pasr-sim-fault-detect FAIL "(no $PASR_DBG/skip_gets: CONFIG_PASR_FAULT_INJECTION off?)"
+	if [ ! -w $DBG/skip_gets ]; then
+		result pasr-sim-fault-detect FAIL "(no $DBG/skip_gets: CONFIG_PASR_FAULT_INJECTION off?)"
 		return
 	fi
-	if [ "$(total masked)" -le 0 ]; then
+	if [ "$(sim_total masked)" -le 0 ]; then
 		result pasr-sim-fault-detect FAIL "(nothing masked before the fault: nothing to detect)"
 		return
 	fi
 	fill_and_enter 1000000000
 	lost=$(sr data_pages_lost)
 	cleanup_fill
-	d="(dropped every pasr_get while filling ${mib}MiB: masked sections $m0 -> $m1; self-refresh found $n violations; $lost page-cache pages overwritten; the file reads back corrupted: $bad)"
+	d="(dropped every pasr_get while filling ${USED}MiB: masked sections $m0 -> $m1; self-refresh found $n violations; $lost page-cache pages overwritten; the file reads back corrupted: $bad)"
 	if [ "$n" -gt 0 ] && [ "$bad" -eq 1 ]; then
 		result pasr-sim-fault-detect PASS "$d"
 	else

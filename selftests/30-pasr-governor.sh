@@ -14,10 +14,8 @@
 #
 # Prints machine-readable rows: GOVBENCH <mode> <t_s> <masked_MiB> <ideal_MiB> <pct>
 
-SYS=/sys/kernel/mm/pasr
-GOV=$SYS/governor
-
 . "$(dirname "$0")/lib/pasr.sh"
+GOV=$SYS/governor
 
 if [ "$(arg pasr_test.governor)" != 1 ]; then
 	result pasr-governor SKIP "(no pasr_test.governor=1)"
@@ -28,21 +26,14 @@ if [ ! -d $GOV ] || [ "$(cat $SYS/enabled)" != 1 ]; then
 	exit 0
 fi
 
-meminfo() { awk -v k="$1:" '$1 == k {print $2 * 1024}' /proc/meminfo; }
 stat() { cat "$GOV/stats/$1"; }
-section=$(($(cat $SYS/total_bytes) / $(cat $SYS/sections)))
-
-# ideal: free memory (reservations hold no data) rounded down to sections
-ideal() {
-	f=$(($(meminfo MemFree) + $(stat reserved_bytes)))
-	echo $((f / section * section))
-}
+section=$(section_bytes)
 
 sample() { # sample MODE SECONDS -> prints rows, leaves last pct in $pct
 	t=0
 	while [ $t -le "$2" ]; do
 		m=$(cat $SYS/masked_bytes)
-		i=$(ideal)
+		i=$(ideal "$(stat reserved_bytes)") # reservations hold no data
 		pct=0
 		[ "$i" -gt 0 ] && pct=$((m * 100 / i))
 		echo "GOVBENCH $1 $t $(mib $m) $(mib $i) $pct"
@@ -92,10 +83,6 @@ fi
 # other page there is a violation, and the simulator overwrites it (file data
 # included), so a broken reservation shows as violations and as a corrupted
 # file. Needs the simulated controller (DT_LAYOUT in the scenario).
-SIM=/sys/kernel/debug/pasr-sim
-sr() { awk -v k="$1" '$1 == k { print $2 }' $SIM/self_refresh; }
-# corrupted FILE: 1 if FILE (written with zeros) holds a byte that is not zero
-corrupted() { tr -d '\000' <"$1" | head -c 1 | wc -c; }
 ENTRIES=6
 if [ ! -w $SIM/self_refresh ]; then
 	result pasr-governor-retention SKIP "(no simulated PASR controller: $SIM)"

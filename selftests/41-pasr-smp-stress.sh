@@ -14,7 +14,6 @@
 # lockdep report turns debug_locks off; the harness also rejects the splat).
 # Prints: allocations per order, hotplug cycles, verifier runs, mismatches.
 
-DBG=/sys/kernel/debug/pasr
 CPUS=/sys/devices/system/cpu
 T=pasr-smp-stress
 
@@ -47,7 +46,7 @@ zeros() { echo "$1" | awk '{ z = 0; for (i = 1; i <= NF; i++) if ($i == 0) z++; 
 
 v0=$(mismatches)
 mkdir -p /mnt/stress && mount -t tmpfs -o size=90% tmpfs /mnt/stress
-per=$(($(awk '/^MemFree:/ {print int($2 / 1024)}' /proc/meminfo) * 20 / 100 / ncpu))
+per=$(($(mem_free_mib) * 20 / 100 / ncpu))
 end=$(($(now) + secs))
 
 ( echo "kthreads $ncpu $secs" >$DBG/stress; echo $? >/tmp/stress-kthreads.rc ) &

@@ -26,8 +26,6 @@ if [ ! -w $D/self_refresh ]; then
 	exit 0
 fi
 
-sr() { awk -v k="$1" '$1 == k { print $2 }' $D/self_refresh; }
-masked() { awk '$1 == "total" { for (i = 2; i < NF; i++) if ($i == "masked") print $(i + 1) }' $D/status; }
 FILE_MIB=8
 
 # write I: new random data into file I, then its checksum. (busybox tee and
@@ -50,7 +48,7 @@ check() {
 
 # enter: one simulated self-refresh entry of 10 ms; tracks the masked sections
 enter() {
-	m=$(masked)
+	m=$(sim_total masked)
 	[ "$m" -lt "$mmin" ] && mmin=$m
 	[ "$m" -gt "$mmax" ] && mmax=$m
 	echo 10 >$D/self_refresh || serr=$((serr + 1))
@@ -58,7 +56,7 @@ enter() {
 
 mkdir -p $M $S && mount -t tmpfs -o size=90% tmpfs $M
 e0=$(sr entries) v0=$(sr violations) p0=$(sr poisoned_pages) l0=$(sr data_pages_lost)
-nfiles=$(($(awk '/^MemFree:/ {print int($2 / 1024)}' /proc/meminfo) * 55 / 100 / FILE_MIB))
+nfiles=$(($(mem_free_mib) * 55 / 100 / FILE_MIB))
 i=0
 while [ $i -lt $nfiles ]; do
 	write $i

@@ -15,7 +15,6 @@
 #      memory holds no data) and masked; the data still matches its checksum.
 # Prints cycles, blocks, MiB, offline/online failures, mismatches.
 
-DBG=/sys/kernel/debug/pasr
 MEMB=/sys/devices/system/memory
 T=pasr-memhotplug
 

@@ -15,7 +15,6 @@
 # PASR does not come back on after the guard fires, so this runs last, in a
 # boot of its own.
 
-DBG=/sys/kernel/debug/pasr
 T=pasr-fault-double-get
 
 . "$(dirname "$0")/lib/pasr.sh"

@@ -1,7 +1,10 @@
 #!/bin/bash
 # 'make check': deps, tree, kernel, initramfs, host tests, series, lint, KUnit,
 # QEMU boot scenarios. Keeps going after a failure where that still makes sense, then
-# prints per-suite tallies and, as the last line, 'N passed, N failed'.
+# prints per-suite tallies and, as the last line, 'N passed, N failed, N skipped'.
+# Every suite it promises (SUITES below) must leave results: a suite whose stage
+# did not run, or ran and recorded nothing (a missing tool or input, a crash),
+# is a FAIL result '<suite>/results' with the reason, never silence.
 # The debug-kernel run is 'make check-debug' (tools/check-debug.sh); its
 # results (debug-*.txt) are kept here and not counted.
 set -euo pipefail
@@ -14,8 +17,33 @@ done
 rm -f "$RESULTS"/kunit.json
 t0=$(date +%s)
 
+# the suites make check promises, each with the stage that records it
+SUITES="build:build host:host-test series:series lint:lint kunit:kunit scenario:scenarios selftest:scenarios"
+# require_results: a FAIL for every promised suite without a single result, and
+# for one whose stage failed without saying which test failed
+require_results() {
+	local sv suite st
+	for sv in $SUITES; do
+		suite="${sv%%:*}" st="${sv#*:}"
+		if ! grep -qs '^\(PASS\|FAIL\|SKIP\) ' "$RESULTS/$suite.txt"; then
+			record_result "$suite" results FAIL "(no results: stage '$st' ${ran[$st]:-did not run})"
+			log "check: suite $suite left no results (stage '$st' ${ran[$st]:-did not run})"
+		elif [ "${ran[$st]:-exited 0}" != "exited 0" ] && ! grep -qs '^FAIL ' "$RESULTS/$suite.txt"; then
+			record_result "$suite" run FAIL "(stage '$st' ${ran[$st]} without a FAIL result)"
+		fi
+	done
+}
+declare -A ran=()
+# run_stage NAME COMMAND...: stage, remembering how it ended for require_results
+run_stage() {
+	local rc=0
+	stage "$@" || rc=$?
+	ran[$1]="exited $rc"
+	return "$rc"
+}
 
 summary() {
+	require_results
 	log ""
 	log "=== summary ($(( $(date +%s) - t0 ))s) ==="
 	"$REPO/tools/summary.sh" --check
@@ -30,16 +58,15 @@ if stage kernel "$REPO/tools/kernel.sh"; then record_result build kernel PASS; e
 	record_result build kernel FAIL; build_ok=0; fi
 if stage initramfs make -s -C "$REPO" initramfs; then record_result build initramfs PASS; else
 	record_result build initramfs FAIL; build_ok=0; fi
-stage host-test "$REPO/tools/host-test.sh" || true
+run_stage host-test "$REPO/tools/host-test.sh" || true
 # the submission series applies to a pristine tree; lint (clippy and rustdoc need the kernel build)
-stage series "$REPO/tools/series-check.sh" ||
-	grep -qs '^FAIL' "$RESULTS/series.txt" || record_result series run FAIL
-stage lint "$REPO/tools/lint.sh" ||
-	grep -qs '^FAIL' "$RESULTS/lint.txt" || record_result lint run FAIL
+run_stage series "$REPO/tools/series-check.sh" || true
+run_stage lint "$REPO/tools/lint.sh" || true
 if [ "$build_ok" = 1 ]; then
-	stage kunit "$REPO/tools/kunit.sh" || true
-	stage scenarios "$REPO/qemu/run-scenarios.sh" || true
+	run_stage kunit "$REPO/tools/kunit.sh" || true
+	run_stage scenarios "$REPO/qemu/run-scenarios.sh" || true
 else
 	log "check: kernel or initramfs failed; skipping KUnit and the QEMU scenarios"
+	ran[kunit]="did not run: the kernel or initramfs failed" ran[scenarios]="did not run: the kernel or initramfs failed"
 fi
 summary

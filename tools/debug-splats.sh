@@ -1,7 +1,8 @@
 #!/bin/bash
-# Find the reports of the debug kernel (KASAN, UBSAN, lockdep, sleeping in
-# atomic context, DEBUG_VM, DEBUG_LIST, DEBUG_PREEMPT, WARN, BUG, Oops, Rust
-# panics) in a console log.
+# Find kernel reports (KASAN, UBSAN, lockdep, sleeping in atomic context,
+# DEBUG_VM, DEBUG_LIST, DEBUG_PREEMPT, WARN, BUG, Oops, Rust panics, RCU
+# stalls) in a console log. The one list of kernel splat patterns: every boot
+# (qemu/boot.sh), make bench and make check-debug use it.
 #
 # usage: tools/debug-splats.sh [--allow-warn] LOG
 #        tools/debug-splats.sh --self-test
@@ -45,6 +46,7 @@ PATTERNS=(
 	'Internal error:'
 	'INFO: task .* blocked for more than'
 	'rcu: INFO|detected stalls'
+	'INFO: '                                        # any other INFO: report
 )
 # WARN() and the other 'WARNING:' reports (lockdep's too, also matched above)
 WARNINGS='WARNING: |------------\[ cut here \]------------'
@@ -127,5 +129,5 @@ case "${1:-}" in
 --self-test) self_test; exit ;;
 --allow-warn) allow=1; shift ;;
 esac
-if [ $# != 1 ] || [ ! -f "$1" ]; then sed -n "2,14p" "$0" >&2; exit 2; fi
+if [ $# != 1 ] || [ ! -f "$1" ]; then sed -n "2,15p" "$0" >&2; exit 2; fi
 scan "$1" "$allow"

@@ -6,15 +6,19 @@ set -euo pipefail
 . "$(dirname "$0")/lib.sh"
 
 MANIFEST="$REPO/rust/Cargo.toml"
+rm -f "$RESULTS/host.txt"
 if [ ! -f "$MANIFEST" ]; then
-	log "host-test: no rust/Cargo.toml yet, nothing to do"
-	exit 0
+	record_result host cargo-test FAIL "(no rust/Cargo.toml)"
+	die "host-test: no rust/Cargo.toml"
 fi
 # Prefer the host's cargo (e.g. rustup) over Debian's cargo-web; the kernel
 # toolchain is unaffected by this choice.
 CARGO="$(command -v cargo || true)"
 [ -n "$CARGO" ] || CARGO=/usr/bin/cargo
-[ -x "$CARGO" ] || die "host-test: no cargo found"
+if [ ! -x "$CARGO" ]; then
+	record_result host cargo-test FAIL "(no cargo found: install cargo, or run 'make deps')"
+	die "host-test: no cargo found"
+fi
 
 log "host-test: $CARGO test --manifest-path rust/Cargo.toml (log: build/logs/host-test.log)"
 set +e
@@ -23,12 +27,13 @@ CARGO_TARGET_DIR="$BUILD/cargo" "$CARGO" test --manifest-path "$MANIFEST" --offl
 rc=$?
 set -e
 
-# Each 'test <name> ... ok|FAILED' line is one result.
-grep -E '^test .* \.\.\. (ok|FAILED)$' "$LOGS/host-test.log" | while IFS= read -r line; do
+# Each 'test <name> ... ok|FAILED|ignored' line is one result.
+grep -E '^test .* \.\.\. (ok|FAILED|ignored.*)$' "$LOGS/host-test.log" | while IFS= read -r line; do
 	t="${line#test }"
 	t="${t% ... *}"
 	case "$line" in
 	*"... ok") record_result host "$t" PASS ;;
+	*"... ignored"*) record_result host "$t" SKIP ;;
 	*) record_result host "$t" FAIL ;;
 	esac
 done || true
@@ -40,5 +45,9 @@ if [ "$rc" != 0 ]; then
 	show_log_tail "$LOGS/host-test.log" 60
 	[ "${nfail:-0}" != 0 ] || record_result host cargo-test FAIL "(cargo exit $rc)"
 	die "host-test: cargo test failed (exit $rc)"
+fi
+if [ "${npass:-0}" = 0 ]; then
+	record_result host cargo-test FAIL "(cargo test ran no test)"
+	die "host-test: cargo test ran no test"
 fi
 log "host-test: ${npass:-0} passed"

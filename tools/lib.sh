@@ -72,6 +72,26 @@ record_result() {
 	printf '%s %s/%s%s\n' "$status" "$suite" "$name" "${*:+ $*}" >>"$RESULTS/$suite.txt"
 }
 
+# read_series: the patch names of patches/series, one a line, in order ('#'
+# comments and blank lines dropped); returns 1 if a listed patch is missing.
+# load_series WHO: the same into the array 'series', or die naming WHO.
+read_series() {
+	local line
+	while IFS= read -r line || [ -n "$line" ]; do
+		line="${line%%#*}"
+		line="$(printf '%s' "$line" | tr -d '\r' | sed -e 's/^[[:space:]]*//' -e 's/[[:space:]]*$//')"
+		[ -n "$line" ] || continue
+		[ -f "$REPO/patches/$line" ] || { log "patches/series lists $line, but patches/$line does not exist"; return 1; }
+		printf '%s\n' "$line"
+	done <"$REPO/patches/series"
+}
+load_series() {
+	local txt
+	txt="$(read_series)" || die "$1: patches/series is broken"
+	series=()
+	[ -z "$txt" ] || mapfile -t series <<<"$txt"
+}
+
 # show_log_tail FILE [N]: print the end of a log, e.g. after a failed build.
 show_log_tail() {
 	local f="$1" n="${2:-60}"

@@ -106,17 +106,15 @@ for p in "$SERIES"/[0-9]*.patch; do
 	case "$p" in */0000-cover-letter.patch) continue ;; esac
 	checkpatch "checkpatch/series-$(basename "$p" .patch)" "$p" --strict
 done
-while IFS= read -r p; do
-	p="${p%%#*}"
-	p="$(printf '%s' "$p" | sed -e 's/^[[:space:]]*//' -e 's/[[:space:]]*$//')"
-	[ -n "$p" ] || continue
+load_series lint
+for p in ${series[@]+"${series[@]}"}; do
 	if is_local "$p"; then
 		# never submitted: not --strict, and no Signed-off-by needed
 		checkpatch "checkpatch/patches-${p%.patch}" "$REPO/patches/$p" --no-signoff
 	else
 		checkpatch "checkpatch/patches-${p%.patch}" "$REPO/patches/$p" --strict
 	fi
-done <"$REPO/patches/series"
+done
 
 # ---- MAINTAINERS covers every new file -------------------------------------
 created="$(sed -n 's/^ create mode [0-7]* //p' "$SERIES"/[0-9]*.patch 2>/dev/null | sort -u)"

@@ -35,15 +35,7 @@ mkdir -p "$OUT"
 lock series
 
 # ---- inputs ----------------------------------------------------------------
-# patches/series, parsed like tools/tree.sh does
-series=()
-while IFS= read -r line || [ -n "$line" ]; do
-	line="${line%%#*}"
-	line="$(printf '%s' "$line" | tr -d '\r' | sed -e 's/^[[:space:]]*//' -e 's/[[:space:]]*$//')"
-	[ -n "$line" ] || continue
-	[ -f "$REPO/patches/$line" ] || die "series: patches/series lists $line, but patches/$line does not exist"
-	series+=("$line")
-done <"$REPO/patches/series"
+load_series series
 
 mapfile -t files <"$MANIFEST" # repo paths of the installed files
 dst_of() { printf '%s\n' "$1" | sed 's,^docs/linux/,,;t;s,^[^/]*/,,'; }

@@ -58,15 +58,7 @@ tree_ver="$(makefile_version <"$TREE/Makefile")"
 check_version "$tree_ver"
 echo "$tree_ver" >"$STAMPS/kernel-version"
 
-# ---- 2. patches ------------------------------------------------------------
-series=()
-while IFS= read -r line || [ -n "$line" ]; do
-	line="${line%%#*}"
-	line="$(printf '%s' "$line" | tr -d '\r' | sed -e 's/^[[:space:]]*//' -e 's/[[:space:]]*$//')"
-	[ -n "$line" ] || continue
-	[ -f "$REPO/patches/$line" ] || die "tree: patches/series lists $line, but patches/$line does not exist"
-	series+=("$line")
-done <"$REPO/patches/series"
+load_series tree
 
 patch_sum="$( { cat "$REPO/patches/series"; for p in ${series[@]+"${series[@]}"}; do
 	printf '== %s\n' "$p"; cat "$REPO/patches/$p"; done; } | sha256sum | cut -d' ' -f1)"

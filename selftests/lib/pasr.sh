@@ -1,6 +1,10 @@
 # Helpers shared by the PASR guest selftests; sourced, not run (init runs
 # only the top-level selftests/*.sh).
 
+SYS=/sys/kernel/mm/pasr
+DBG=/sys/kernel/debug/pasr
+SIM=/sys/kernel/debug/pasr-sim
+
 # arg NAME: the value of NAME=... on the kernel command line
 arg() { # the last NAME=VALUE wins, as for kernel parameters
 	_v= _found=1
@@ -16,6 +20,38 @@ result() { echo "SELFTEST: $1 $2 $3"; }
 
 mib() { echo $(($1 / 1048576)); }
 
+# meminfo KEY: a /proc/meminfo value in bytes; mem_free_mib: MemFree in MiB
+meminfo() { awk -v k="$1:" '$1 == k {print $2 * 1024}' /proc/meminfo; }
+mem_free_mib() { mib "$(meminfo MemFree)"; }
+
+# masked: bytes PASR masks now (sysfs)
+masked() { cat $SYS/masked_bytes; }
+
+# section_bytes: the size of one section (all sections of the layout are
+# the same size in the layouts the selftests boot)
+section_bytes() { echo $(($(cat $SYS/total_bytes) / $(cat $SYS/sections))); }
+
+# ideal [HELD]: the most any PASR design could mask now: free memory plus
+# HELD bytes that hold no data (governor reservations), rounded down to
+# whole sections
+ideal() {
+	_s=$(section_bytes)
+	echo $((($(meminfo MemFree) + ${1:-0}) / _s * _s))
+}
+
+# sr KEY: a counter of the simulated controller's debugfs self_refresh file
+sr() { awk -v k="$1" '$1 == k { print $2 }' $SIM/self_refresh; }
+
+# sim_total KEY: a value of the 'total' line of the simulated controller's
+# debugfs status file (e.g. masked: sections unrefreshed now)
+sim_total() {
+	awk -v k="$1" '$1 == "total" { for (i = 2; i < NF; i++) if ($i == k) print $(i + 1) }' $SIM/status
+}
+
+# corrupted FILE...: 1 if the FILEs (written with zeros) hold a byte that is
+# not zero, else 0
+corrupted() { cat "$@" | tr -d '\000' | head -c 1 | wc -c; }
+
 # kasan: true on a KASAN kernel (make check-debug), whose shadow takes 1/8 of
 # memory and whose slowness some figures must allow for
 kasan() { grep -q ' kasan_report$' /proc/kallsyms; }
@@ -23,7 +59,7 @@ kasan() { grep -q ' kasan_report$' /proc/kallsyms; }
 # Mismatch count reported by the verifier (stops all CPUs, walks the free
 # lists), or -1 if it cannot be read.
 mismatches() {
-	v="$(cat /sys/kernel/debug/pasr/verify 2>/dev/null)" || { echo -1; return; }
+	v="$(cat $DBG/verify 2>/dev/null)" || { echo -1; return; }
 	echo "$v" | awk '/^sections/ {print $6}'
 }
 
@@ -37,4 +73,41 @@ drop_caches() {
 		[ -w "$f" ] && echo 1 >"$f" 2>/dev/null
 	done
 	return 0
+}
+
+# use_until_unmasked STEP [CAP_MIB]: call 'STEP I' for I = 0, 1, ..., each
+# call making 16 MiB more memory hold data, until masked_bytes drops below its
+# value at the start (data now lies in a section that was masked), or CAP_MIB
+# (default 85% of MemFree) is used. Placement is the allocator's business:
+# steering hands entirely free sections out last and the governor empties
+# sections, so no fixed share of memory is sure to reach a masked one.
+# Sets USED (MiB), STEPS (calls made) and UNMASKED (1 if masked_bytes dropped).
+use_until_unmasked() {
+	_cap=${2:-$(($(mem_free_mib) * 85 / 100))}
+	_m0=$(masked)
+	USED=0 STEPS=0 UNMASKED=0
+	while [ $USED -lt "$_cap" ]; do
+		"$1" $STEPS || break
+		STEPS=$((STEPS + 1))
+		USED=$((USED + 16))
+		if [ "$(masked)" -lt "$_m0" ]; then
+			UNMASKED=1
+			break
+		fi
+	done
+}
+
+# fill_step I: one use_until_unmasked step: 16 MiB of zeros in $FILL_DIR/fill.I
+fill_step() { dd if=/dev/zero of="$FILL_DIR/fill.$1" bs=1M count=16 2>/dev/null; }
+
+# fill_until_unmasked DIR [CAP_MIB]: use_until_unmasked with tmpfs files in DIR
+fill_until_unmasked() {
+	FILL_DIR=$1
+	use_until_unmasked fill_step "$2"
+}
+
+# settle: let per-cpu page lists drain back into max-order blocks
+settle() {
+	echo 1 >/proc/sys/vm/compact_memory 2>/dev/null
+	sleep 1
 }
