@@ -394,14 +394,21 @@ static u32 pasr_sim_lost_now(struct pasr_sim_die *d, struct pasr_die_info *info,
 	return hweight64(*lost_mask);
 }
 
+static void pasr_sim_seq_power(struct seq_file *m, const struct pasr_sim_power *p);
+
+/*
+ * The power of every die and the sum; with @m, also one status line per die
+ * (debugfs status).
+ */
 static void pasr_sim_total_power(struct pasr_sim *sim,
 				 struct pasr_sim_power *sum, u32 *lost,
-				 u32 *sections)
+				 u32 *sections, u64 *writes, struct seq_file *m)
 {
 	int i;
 
 	memset(sum, 0, sizeof(*sum));
 	*lost = *sections = 0;
+	*writes = 0;
 	for (i = 0; i < sim->ndies; i++) {
 		struct pasr_sim_die *d = &sim->dies[i];
 		struct pasr_sim_power p;
@@ -414,6 +421,17 @@ static void pasr_sim_total_power(struct pasr_sim *sim,
 		pasr_sim_add_power(sum, &p);
 		*lost += n;
 		*sections += info.sections;
+		*writes += mr.writes;
+		if (!m)
+			continue;
+		seq_printf(m, "die %d base %#llx size %#llx mode %s sections %d mr %#llx writes %llu prev %#llx lost_mask %#llx core_mask %#llx masked %u refreshed %u/%d",
+			   d->index, d->base, d->size,
+			   info.mode >= 0 && info.mode < ARRAY_SIZE(pasr_sim_mode_names) ?
+			   pasr_sim_mode_names[info.mode] : "?",
+			   info.sections, mr.mr, mr.writes, mr.prev, mask,
+			   info.mask, n, info.sections - n, info.sections);
+		pasr_sim_seq_power(m, &p);
+		seq_putc(m, '\n');
 	}
 }
 
@@ -421,9 +439,9 @@ static void pasr_sim_print_power(struct pasr_sim *sim, const char *when)
 {
 	struct pasr_sim_power p;
 	u32 lost, sections;
-	u64 s85, s45;
+	u64 s85, s45, writes;
 
-	pasr_sim_total_power(sim, &p, &lost, &sections);
+	pasr_sim_total_power(sim, &p, &lost, &sections, &writes, NULL);
 	s85 = pasr_sim_saving_pm(p.full_nw[PASR_SIM_85C], p.now_nw[PASR_SIM_85C]);
 	s45 = pasr_sim_saving_pm(p.full_nw[PASR_SIM_45C], p.now_nw[PASR_SIM_45C]);
 	pr_info("%s: %u/%u sections unrefreshed; self-refresh power %llu.%03llu uW at 85C (full refresh %llu.%03llu uW, saving %llu.%llu%%), %llu.%03llu uW at 45C (full %llu.%03llu uW, saving %llu.%llu%%)\n",
@@ -809,7 +827,7 @@ static void pasr_sim_seq_uw(struct seq_file *m, const char *key, u64 nw)
 	seq_printf(m, " %s %llu.%03llu", key, nw / 1000, nw % 1000);
 }
 
-static void pasr_sim_seq_power(struct seq_file *m, struct pasr_sim_power *p)
+static void pasr_sim_seq_power(struct seq_file *m, const struct pasr_sim_power *p)
 {
 	char key[24];
 	int t;
@@ -831,35 +849,13 @@ static void pasr_sim_seq_power(struct seq_file *m, struct pasr_sim_power *p)
 static int pasr_sim_status_show(struct seq_file *m, void *v)
 {
 	struct pasr_sim *sim = m->private;
-	struct pasr_sim_power sum = {};
-	u32 lost_total = 0, sections_total = 0;
-	u64 writes = 0;
-	int i;
+	struct pasr_sim_power sum;
+	u32 lost_total, sections_total;
+	u64 writes;
 
 	seq_printf(m, "# power: IDD6 x VDD (%u uV), interpolated in the refreshed fraction; unit uW\n",
 		   sim->vdd_uv);
-	for (i = 0; i < sim->ndies; i++) {
-		struct pasr_sim_die *d = &sim->dies[i];
-		struct pasr_die_info info;
-		struct pasr_sim_power p;
-		struct pasr_sim_mr mr;
-		u64 lost_mask;
-		u32 lost = pasr_sim_lost_now(d, &info, &mr, &lost_mask);
-
-		pasr_sim_die_power(sim, d, lost, info.sections, &p);
-		pasr_sim_add_power(&sum, &p);
-		lost_total += lost;
-		sections_total += info.sections;
-		writes += mr.writes;
-		seq_printf(m, "die %d base %#llx size %#llx mode %s sections %d mr %#llx writes %llu prev %#llx lost_mask %#llx core_mask %#llx masked %u refreshed %u/%d",
-			   d->index, d->base, d->size,
-			   info.mode >= 0 && info.mode < ARRAY_SIZE(pasr_sim_mode_names) ?
-			   pasr_sim_mode_names[info.mode] : "?",
-			   info.sections, mr.mr, mr.writes, mr.prev, lost_mask,
-			   info.mask, lost, info.sections - lost, info.sections);
-		pasr_sim_seq_power(m, &p);
-		seq_putc(m, '\n');
-	}
+	pasr_sim_total_power(sim, &sum, &lost_total, &sections_total, &writes, m);
 	seq_printf(m, "total dies %d writes %llu masked %u refreshed %u/%u",
 		   sim->ndies, writes, lost_total, sections_total - lost_total,
 		   sections_total);

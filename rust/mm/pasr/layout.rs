@@ -243,24 +243,17 @@ impl Layout {
 
     /// Appends a die.
     pub fn add_die(&mut self, die: DieSpec) -> Result<(), ErrorKind> {
-        let slot = self
-            .dies
-            .get_mut(self.ndies)
-            .ok_or(ErrorKind::TooManyDies)?;
-        *slot = die;
-        self.ndies += 1;
-        Ok(())
+        push(&mut self.dies, &mut self.ndies, die, ErrorKind::TooManyDies)
     }
 
     /// Appends an interleaved area.
     pub fn add_interleave(&mut self, ilv: InterleaveSpec) -> Result<(), ErrorKind> {
-        let slot = self
-            .ilvs
-            .get_mut(self.nilvs)
-            .ok_or(ErrorKind::TooManyInterleaves)?;
-        *slot = ilv;
-        self.nilvs += 1;
-        Ok(())
+        push(
+            &mut self.ilvs,
+            &mut self.nilvs,
+            ilv,
+            ErrorKind::TooManyInterleaves,
+        )
     }
 
     /// The dies, in the order given.
@@ -340,16 +333,20 @@ fn parse_exact(s: &[u8]) -> Result<u64, ErrorKind> {
     }
 }
 
-/// Parses the value of one `ddr_die=` parameter.
-pub fn parse_die(s: &[u8]) -> Result<DieSpec, ErrorKind> {
+/// Parses the `SIZE@` that starts both parameters; returns the size and what follows the `@`.
+fn parse_size_at(s: &[u8]) -> Result<(u64, &[u8]), ErrorKind> {
     if s.is_empty() {
         return Err(ErrorKind::Empty);
     }
-    let (size, rest) = parse_size(s)?;
-    let rest = match rest {
-        [b'@', rest @ ..] => rest,
-        _ => return Err(ErrorKind::MissingAt),
-    };
+    match parse_size(s)? {
+        (size, [b'@', rest @ ..]) => Ok((size, rest)),
+        _ => Err(ErrorKind::MissingAt),
+    }
+}
+
+/// Parses the value of one `ddr_die=` parameter.
+pub fn parse_die(s: &[u8]) -> Result<DieSpec, ErrorKind> {
+    let (size, rest) = parse_size_at(s)?;
     let (base_str, mut opts) = match split_once(rest, b',') {
         Some((b, o)) => (b, Some(o)),
         None => (rest, None),
@@ -380,14 +377,7 @@ pub fn parse_die(s: &[u8]) -> Result<DieSpec, ErrorKind> {
 
 /// Parses the value of one `interleaved=` parameter.
 pub fn parse_interleave(s: &[u8]) -> Result<InterleaveSpec, ErrorKind> {
-    if s.is_empty() {
-        return Err(ErrorKind::Empty);
-    }
-    let (size, rest) = parse_size(s)?;
-    let rest = match rest {
-        [b'@', rest @ ..] => rest,
-        _ => return Err(ErrorKind::MissingAt),
-    };
+    let (size, rest) = parse_size_at(s)?;
     let (a, rest) = parse_size(rest)?;
     let rest = match rest {
         [b':', rest @ ..] => rest,
@@ -469,5 +459,12 @@ pub fn parse_dt_interleaves(
         layout.add_interleave(InterleaveSpec { size, a, b })?;
         rest = r;
     }
+    Ok(())
+}
+
+/// Stores `v` in the first unused slot of a fixed-size table holding `*n` entries.
+fn push<T>(slots: &mut [T], n: &mut usize, v: T, full: ErrorKind) -> Result<(), ErrorKind> {
+    *slots.get_mut(*n).ok_or(full)? = v;
+    *n += 1;
     Ok(())
 }
