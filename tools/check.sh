@@ -19,28 +19,6 @@ t0=$(date +%s)
 
 # the suites make check promises, each with the stage that records it
 SUITES="build:build host:host-test series:series lint:lint kunit:kunit scenario:scenarios selftest:scenarios"
-# require_results: a FAIL for every promised suite without a single result, and
-# for one whose stage failed without saying which test failed
-require_results() {
-	local sv suite st
-	for sv in $SUITES; do
-		suite="${sv%%:*}" st="${sv#*:}"
-		if ! grep -qs '^\(PASS\|FAIL\|SKIP\) ' "$RESULTS/$suite.txt"; then
-			record_result "$suite" results FAIL "(no results: stage '$st' ${ran[$st]:-did not run})"
-			log "check: suite $suite left no results (stage '$st' ${ran[$st]:-did not run})"
-		elif [ "${ran[$st]:-exited 0}" != "exited 0" ] && ! grep -qs '^FAIL ' "$RESULTS/$suite.txt"; then
-			record_result "$suite" run FAIL "(stage '$st' ${ran[$st]} without a FAIL result)"
-		fi
-	done
-}
-declare -A ran=()
-# run_stage NAME COMMAND...: stage, remembering how it ended for require_results
-run_stage() {
-	local rc=0
-	stage "$@" || rc=$?
-	ran[$1]="exited $rc"
-	return "$rc"
-}
 
 summary() {
 	require_results
@@ -67,6 +45,7 @@ if [ "$build_ok" = 1 ]; then
 	run_stage scenarios "$REPO/qemu/run-scenarios.sh" || true
 else
 	log "check: kernel or initramfs failed; skipping KUnit and the QEMU scenarios"
-	ran[kunit]="did not run: the kernel or initramfs failed" ran[scenarios]="did not run: the kernel or initramfs failed"
+	STAGE_RC[kunit]="did not run: the kernel or initramfs failed"
+	STAGE_RC[scenarios]="${STAGE_RC[kunit]}"
 fi
 summary

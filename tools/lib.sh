@@ -55,6 +55,35 @@ stage() {
 	return "$rc"
 }
 
+# run_stage NAME COMMAND...: stage, remembering how it ended (STAGE_RC) for
+# require_results
+declare -A STAGE_RC=()
+run_stage() {
+	local rc=0
+	stage "$@" || rc=$?
+	STAGE_RC[$1]="exited $rc"
+	return "$rc"
+}
+
+# require_results: for every suite a check run promises (SUITES="suite:stage
+# ...", set by the caller), a FAIL '<suite>/results' when it has no result at
+# all, and a FAIL '<suite>/run' when its stage failed without a FAIL result:
+# a suite never fails or vanishes silently.
+require_results() {
+	local sv suite st why
+	for sv in $SUITES; do
+		suite="${sv%%:*}" st="${sv#*:}"
+		why="${STAGE_RC[$st]:-did not run}"
+		if ! grep -qs '^\(PASS\|FAIL\|SKIP\) ' "$RESULTS/$suite.txt"; then
+			record_result "$suite" results FAIL "(no results: stage '$st' $why)"
+			log "check: suite $suite left no results (stage '$st' $why)"
+		elif [[ "${STAGE_RC[$st]:-exited 0}" == "exited "[1-9]* ]] &&
+			! grep -qs '^FAIL ' "$RESULTS/$suite.txt"; then
+			record_result "$suite" run FAIL "(stage '$st' $why without a FAIL result)"
+		fi
+	done
+}
+
 # lock NAME: serialise this script against other runs using the same part of
 # build/ (two builds in one O= directory corrupt each other). Held until exit.
 lock() {
