@@ -72,7 +72,7 @@ test_alloc() {
 	v1=$(mismatches)
 	rm -f /mnt/fill/fill.*
 	umount /mnt/fill
-	settle
+	settle "$m1"
 	m2=$(masked)
 	v2=$(mismatches)
 	d="(used ${USED}MiB: masked $(mib $m0) -> $(mib $m1) -> $(mib $m2) MiB, mismatches $v1/$v2)"
@@ -100,7 +100,7 @@ test_pagecache() {
 	use_until_unmasked read_step
 	m1=$(masked)
 	drop_caches
-	settle
+	settle "$m1"
 	m2=$(masked)
 	exec 3<&-
 	v=$(mismatches)

@@ -94,7 +94,8 @@ test_self_refresh() {
 # was masked (with SKIP_GETS: with that many pasr_get() calls dropped, until
 # only half of the masked memory can still be free), enter self-refresh with
 # the data in place, and read it back. Sets n (violations), bad (1 if the data is corrupted), USED,
-# UNMASKED, m0, m1 (masked sections before and after the fill).
+# UNMASKED, m0, m1 (masked sections before and after the fill), mb1 (masked
+# bytes after it).
 fill_and_enter() {
 	mkdir -p /mnt/sim && mount -t tmpfs -o size=95% tmpfs /mnt/sim
 	m0=$(sim_total masked)
@@ -109,6 +110,7 @@ fill_and_enter() {
 		fill_until_unmasked /mnt/sim
 	fi
 	m1=$(sim_total masked)
+	mb1=$(masked)
 	n=$(enter 100)
 	bad=$(corrupted /mnt/sim/fill.*)
 }
@@ -116,7 +118,7 @@ fill_and_enter() {
 cleanup_fill() {
 	rm -f /mnt/sim/fill.*
 	umount /mnt/sim
-	settle
+	settle "$mb1"
 }
 
 # --- retention: memory in use is never lost ---------------------------------

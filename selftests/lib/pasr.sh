@@ -106,8 +106,18 @@ fill_until_unmasked() {
 	use_until_unmasked fill_step "$2"
 }
 
-# settle: let per-cpu page lists drain back into max-order blocks
+# settle [ABOVE]: let freed memory get back to the buddy allocator as whole
+# max-order blocks (LRU batches drained by compaction; per-cpu page lists
+# shrink over the next seconds); with ABOVE, retry for up to 10 s until
+# masked_bytes exceeds ABOVE
 settle() {
-	echo 1 >/proc/sys/vm/compact_memory 2>/dev/null
-	sleep 1
+	_i=0
+	while [ $_i -lt 10 ]; do
+		echo 1 >/proc/sys/vm/compact_memory 2>/dev/null
+		sleep 1
+		_i=$((_i + 1))
+		if [ -z "$1" ] || [ "$(masked)" -gt "$1" ]; then
+			break
+		fi
+	done
 }
