@@ -54,15 +54,18 @@ power_sample() { # power_sample MODE PHASE
 	r=0
 	[ -r $SYS/governor/stats/reserved_bytes ] && r=$(cat $SYS/governor/stats/reserved_bytes)
 	f=$(meminfo MemFree)
-	# 'map=UUmF... sections=16 freeable=13'
-	fr=$(sed -n 's/.* freeable=\([0-9]*\).*/\1/p' $B/freeable)
+	# 'map=UUmF... sections=16 freeable=13': per section F entirely free,
+	# R reserved, m free and movable pages only, U unmovable memory
+	fl=$(cat $B/freeable 2>/dev/null)
+	fr=$(echo "$fl" | sed -n 's/.* freeable=\([0-9]*\).*/\1/p')
+	fm=$(echo "$fl" | sed -n 's/^map=\([^ ]*\) .*/\1/p')
 	[ -n "$fr" ] || { echo "PASR-BENCH: error=no-$B/freeable"; fr=0; }
 	n=$(((f + r) / section))
 	[ "$n" -le "$fr" ] || n=$fr
 	i=$((n * section))
 	# 'total dies 2 writes N masked M refreshed a/b power_85c_uw X ...' -> key=value
 	p=$(awk '$1 == "total" { for (k = 2; k < NF; k += 2) printf " sim_%s=%s", $k, $(k + 1) }' $SIM/status 2>/dev/null)
-	echo "PASR-BENCH: power mode=$1 phase=$2 t_ns=$(cat $B/now_ns) masked=$(cat $SYS/masked_bytes) ideal=$i free=$f reserved=$r section=$section freeable=$fr$p"
+	echo "PASR-BENCH: power mode=$1 phase=$2 t_ns=$(cat $B/now_ns) masked=$(cat $SYS/masked_bytes) ideal=$i free=$f reserved=$r section=$section freeable=$fr freeable_map=$fm$p"
 }
 power_run() {
 	mode=$1 idle=$2

@@ -255,7 +255,8 @@ def power_section(out, P, failed_targets, a, unit_note):
             pts.append(pt)
             rows.append([mode, pt["phase"], f"{t:.3f}", masked, ideal,
                          "" if pt["pct"] is None else f"{pt['pct']:.2f}", pt["free"],
-                         pt["reserved"], pt["freeable"], pt["sim_masked"], s.get("sim_power_85c_uw", ""),
+                         pt["reserved"], pt["freeable"], s.get("freeable_map", ""),
+                         pt["sim_masked"], s.get("sim_power_85c_uw", ""),
                          s.get("sim_full_85c_uw", ""), s.get("sim_saving_85c", "").rstrip("%"),
                          s.get("sim_power_45c_uw", ""), s.get("sim_full_45c_uw", ""),
                          s.get("sim_saving_45c", "").rstrip("%"),
@@ -265,7 +266,7 @@ def power_section(out, P, failed_targets, a, unit_note):
     write_csv(os.path.join(out, "power.csv"),
               ["governor", "phase", "t_s_from_idle", "masked_bytes", "ideal_bytes",
                "masked_pct_of_ideal", "memfree_bytes", "reserved_bytes",
-               "sections_without_unmovable_memory", "sim_masked_sections",
+               "sections_without_unmovable_memory", "freeable_map", "sim_masked_sections",
                "power_85c_uw", "full_refresh_85c_uw", "saving_85c_pct", "power_45c_uw",
                "full_refresh_45c_uw", "saving_45c_pct", "ideal_power_85c_uw",
                "ideal_power_45c_uw"], rows)
@@ -518,7 +519,10 @@ def trans_section(out, P, trans, a, unit, icount):
         P("With -icount the vCPUs run in turn on one instruction counter: with several "
           "threads the guest clock counts the instructions of all CPUs, spinning on the locks "
           "included, so ns per cycle is the work the machine spent per cycle, not the latency "
-          "of one.")
+          "of one. The threads contend for zone->lock and the PASR lock, but as QEMU runs one "
+          "vCPU at a time, a thread waits only when another vCPU's turn ended inside a "
+          "critical section: real parallel CPUs would collide more often, so the contended "
+          "rows are a lower bound of the cost of contention.")
         P("")
     groups = {}
     rows = []
