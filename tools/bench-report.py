@@ -317,9 +317,10 @@ def power_section(out, P, failed_targets, a, unit_note):
       "the section size, rounded down, and counting only sections that can be emptied. "
       "**Sections that hold unmovable memory cannot count toward it**: a section counts "
       "if it is entirely free, reserved by the governor, or holds only free and movable "
-      "pages; it holds unmovable memory if one of its pages is in use (referenced) and "
-      "neither on an LRU list nor a non-LRU movable page, as the kernel scans at every "
-      "sample (`/sys/kernel/debug/pasr_bench/freeable`). Times are seconds of guest time "
+      "pages; it holds unmovable memory if one of its pages is in use (referenced) and is "
+      "neither on an LRU list, nor anonymous, nor a non-LRU movable page, nor in ZONE_MOVABLE "
+      "(whose pages reserved at boot do count), as the kernel scans at every sample "
+      "(`/sys/kernel/debug/pasr_bench/freeable`). Times are seconds of guest time "
       f"from the start of idle{unit_note}; \"at T s\" is the first sample taken at or after "
       "T s.")
     P("")

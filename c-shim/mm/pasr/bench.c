@@ -486,10 +486,14 @@ out:
  * /sys/kernel/debug/pasr_bench/freeable: which sections could be emptied,
  * for the ideal of the power part of "make bench". A section holds
  * unmovable memory when a page in it is in use (a reference held) and is
- * neither on an LRU list nor a non-LRU movable page: no migration can empty
- * it. A page missing from the memory map (a hole) counts as unmovable too.
- * Entirely free sections and sections the governor reserved count as
- * freeable. A lockless snapshot, like compaction's scanner.
+ * neither on an LRU list, nor anonymous, nor a non-LRU movable page, nor in
+ * ZONE_MOVABLE (which holds movable allocations only; pages reserved there
+ * at boot do count): no migration can empty it. The anonymous and
+ * ZONE_MOVABLE tests keep pages that are off the LRU only while being
+ * migrated (by the governor, say) from counting. A page missing from the
+ * memory map (a hole) counts as unmovable too. Entirely free sections and
+ * sections the governor reserved count as freeable. A lockless snapshot,
+ * like compaction's scanner.
  */
 static bool bench_section_unmovable(const struct pasr_section_info *s)
 {
@@ -506,7 +510,9 @@ static bool bench_section_unmovable(const struct pasr_section_info *s)
 			pfn += order <= MAX_PAGE_ORDER ? 1UL << order : 1;
 			continue;
 		}
-		if (page_count(page) && !PageLRU(page) && !__PageMovable(page))
+		if (page_count(page) && !PageLRU(page) && !PageAnon(page) &&
+		    !__PageMovable(page) &&
+		    (page_zonenum(page) != ZONE_MOVABLE || PageReserved(page)))
 			return true;
 		pfn++;
 	}
