@@ -97,7 +97,8 @@ power_run() {
 		n=$((n + 1))
 	done
 	exec 3</dev/vda
-	dd if=/dev/vda of=/dev/null bs=1M count=$cache 2>/dev/null
+	dd if=/dev/vda of=/dev/null bs=1M count=$cache 2>/dev/null ||
+		echo "PASR-BENCH: error=power-cache-read-failed"
 	used=$(((total - $(meminfo MemFree)) * 100 / total))
 	echo "PASR-BENCH: power-peak mode=$mode used_pct=$used anon=$(meminfo AnonPages) buffers=$(meminfo Buffers) t_ns=$(cat $B/now_ns)"
 	# drop to idle: the anonymous memory goes, the page cache stays
@@ -165,10 +166,15 @@ mount -t tmpfs -o size=$((mib + 64))m tmpfs /mnt
 i=0
 while [ "$i" -lt "$loops" ]; do
 	t0=$(cat $B/now_ns)
-	dd if=/dev/zero of=/mnt/fill bs=1M count="$mib" 2>/dev/null
+	ok=1
+	dd if=/dev/zero of=/mnt/fill bs=1M count="$mib" 2>/dev/null || ok=0
 	rm -f /mnt/fill
 	t1=$(cat $B/now_ns)
-	echo "PASR-BENCH: workload round=$i mib=$mib t0=$t0 t1=$t1"
+	if [ $ok = 1 ]; then
+		echo "PASR-BENCH: workload round=$i mib=$mib t0=$t0 t1=$t1"
+	else
+		echo "PASR-BENCH: workload round=$i error=dd-failed"
+	fi
 	i=$((i + 1))
 done
 umount /mnt
