@@ -5,7 +5,11 @@
 # tools/bench-report.py and powers the machine off.
 #
 # Kernel command line knobs: bench.loops=N (workload rounds, default 5),
-# bench.mib=N (MiB written per round, default 300).
+# bench.mib=N (MiB written per round, default 300), bench.part=transitions
+# (only the in-kernel transition case: sections forced in and out of
+# "entirely free" by one kthread per CPU), bench.power=off|on (the power part).
+# A failed benchmark prints a 'PASR-BENCH: ... error=' line, which fails the
+# bench on the host.
 export PATH=/bin:/sbin:/usr/bin:/usr/sbin
 /bin/busybox --install -s /bin 2>/dev/null
 
@@ -19,10 +23,12 @@ echo "PASR-BENCH: init uptime=$(cut -d' ' -f1 /proc/uptime) kernel=$(uname -r) c
 
 loops=5
 mib=300
+part=""
 for w in $(cat /proc/cmdline); do
 	case "$w" in
 	bench.loops=*) loops="${w#*=}" ;;
 	bench.mib=*) mib="${w#*=}" ;;
+	bench.part=*) part="${w#*=}" ;;
 	esac
 done
 
@@ -34,9 +40,12 @@ B=/sys/kernel/debug/pasr_bench
 # from a disk into block-device page cache (at most what ZONE_NORMAL holds: the
 # block device's page cache is not movable), ~75% used in all, then the anonymous memory is freed and the
 # system idles for bench.idle seconds. Every second of guest time (while the
-# workload runs too), one sample: masked bytes, the ideal (free memory,
-# reservations included, rounded down to whole sections) and the simulated
-# controller's power estimate. The governor is on from boot (pasr.governor=1)
+# workload runs too), one sample: masked bytes, the ideal and the simulated
+# controller's power estimate. The ideal is the number of sections that could
+# be entirely free, in bytes: at most the free memory (reservations included)
+# in whole sections, and only sections that hold no unmovable memory
+# (/sys/kernel/debug/pasr_bench/freeable: entirely free, reserved by the
+# governor, or holding only free and movable pages). The governor is on from boot (pasr.governor=1)
 # in the 'on' boots, off in the 'off' boots.
 SYS=/sys/kernel/mm/pasr
 SIM=/sys/kernel/debug/pasr-sim
@@ -45,10 +54,18 @@ power_sample() { # power_sample MODE PHASE
 	r=0
 	[ -r $SYS/governor/stats/reserved_bytes ] && r=$(cat $SYS/governor/stats/reserved_bytes)
 	f=$(meminfo MemFree)
-	i=$(((f + r) / section * section))
+	# 'map=UUmF... sections=16 freeable=13': per section F entirely free,
+	# R reserved, m free and movable pages only, U unmovable memory
+	fl=$(cat $B/freeable 2>/dev/null)
+	fr=$(echo "$fl" | sed -n 's/.* freeable=\([0-9]*\).*/\1/p')
+	fm=$(echo "$fl" | sed -n 's/^map=\([^ ]*\) .*/\1/p')
+	[ -n "$fr" ] || { echo "PASR-BENCH: error=no-$B/freeable"; fr=0; }
+	n=$(((f + r) / section))
+	[ "$n" -le "$fr" ] || n=$fr
+	i=$((n * section))
 	# 'total dies 2 writes N masked M refreshed a/b power_85c_uw X ...' -> key=value
 	p=$(awk '$1 == "total" { for (k = 2; k < NF; k += 2) printf " sim_%s=%s", $k, $(k + 1) }' $SIM/status 2>/dev/null)
-	echo "PASR-BENCH: power mode=$1 phase=$2 t_ns=$(cat $B/now_ns) masked=$(cat $SYS/masked_bytes) ideal=$i free=$f reserved=$r section=$section$p"
+	echo "PASR-BENCH: power mode=$1 phase=$2 t_ns=$(cat $B/now_ns) masked=$(cat $SYS/masked_bytes) ideal=$i free=$f reserved=$r section=$section freeable=$fr freeable_map=$fm$p"
 }
 power_run() {
 	mode=$1 idle=$2
@@ -80,7 +97,8 @@ power_run() {
 		n=$((n + 1))
 	done
 	exec 3</dev/vda
-	dd if=/dev/vda of=/dev/null bs=1M count=$cache 2>/dev/null
+	dd if=/dev/vda of=/dev/null bs=1M count=$cache 2>/dev/null ||
+		echo "PASR-BENCH: error=power-cache-read-failed"
 	used=$(((total - $(meminfo MemFree)) * 100 / total))
 	echo "PASR-BENCH: power-peak mode=$mode used_pct=$used anon=$(meminfo AnonPages) buffers=$(meminfo Buffers) t_ns=$(cat $B/now_ns)"
 	# drop to idle: the anonymous memory goes, the page cache stays
@@ -119,16 +137,27 @@ pasr_state() {
 	fi
 }
 
-pasr_state before
-if [ -w $B/run ]; then
-	if echo run >$B/run; then
-		cat $B/run
-	else
-		echo "PASR-BENCH: error=run-failed"
+# run_kernel_bench CMD: the in-kernel benchmark; the write fails (EIO) if a
+# case failed, and the output says which.
+run_kernel_bench() {
+	if [ ! -w $B/run ]; then
+		echo "PASR-BENCH: error=no-$B/run"
+		return
 	fi
-else
-	echo "PASR-BENCH: error=no-$B/run"
+	echo "$1" >$B/run || echo "PASR-BENCH: error=$1-failed"
+	cat $B/run
+}
+
+if [ "$part" = transitions ]; then
+	pasr_state before
+	run_kernel_bench transitions
+	pasr_state after-transitions
+	echo "PASR-BENCH: done"
+	poweroff -f
 fi
+
+pasr_state before
+run_kernel_bench run
 pasr_state after-kernel-bench
 
 # User-space workload: write and delete a tmpfs file. The guest clock is read
@@ -137,10 +166,15 @@ mount -t tmpfs -o size=$((mib + 64))m tmpfs /mnt
 i=0
 while [ "$i" -lt "$loops" ]; do
 	t0=$(cat $B/now_ns)
-	dd if=/dev/zero of=/mnt/fill bs=1M count="$mib" 2>/dev/null
+	ok=1
+	dd if=/dev/zero of=/mnt/fill bs=1M count="$mib" 2>/dev/null || ok=0
 	rm -f /mnt/fill
 	t1=$(cat $B/now_ns)
-	echo "PASR-BENCH: workload round=$i mib=$mib t0=$t0 t1=$t1"
+	if [ $ok = 1 ]; then
+		echo "PASR-BENCH: workload round=$i mib=$mib t0=$t0 t1=$t1"
+	else
+		echo "PASR-BENCH: workload round=$i error=dd-failed"
+	fi
 	i=$((i + 1))
 done
 umount /mnt

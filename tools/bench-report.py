@@ -25,6 +25,7 @@ CONFIGS = [
 
 # (order, batch) -> allowed overhead of 'on' against 'off', in percent
 ALLOC_TARGET = {0: 1.0, 3: 1.0, 10: 5.0}
+
 CALLS_FLATNESS_TARGET = 10.0
 
 KV = re.compile(r"(\w+)=(\S+)")
@@ -32,7 +33,8 @@ KV = re.compile(r"(\w+)=(\S+)")
 
 def parse_log(path):
     d = {"info": {}, "alloc": [], "calls": [], "workload": [], "state": [],
-         "errors": [], "boot_s": None, "init": {}}
+         "errors": [], "boot_s": None, "init": {}, "trans": [], "trans_info": {},
+         "end": False}
     with open(path, errors="replace") as f:
         for raw in f:
             line = raw.rstrip("\r\n").replace("\r", "")
@@ -58,6 +60,13 @@ def parse_log(path):
                 d["alloc"].append({k: int(v) for k, v in kv.items()})
             elif kind == "calls":
                 d["calls"].append({k: int(v) for k, v in kv.items()})
+            elif kind == "trans":
+                t = {k: (v if k == "mode" else int(v)) for k, v in kv.items()}
+                d["trans"].append(t)
+            elif kind == "trans-info":
+                d["trans_info"] = kv
+            elif kind == "end":
+                d["end"] = True
             elif kind == "workload":
                 w = {k: int(v) for k, v in kv.items()}
                 w["ns"] = w["t1"] - w["t0"]
@@ -200,8 +209,10 @@ def uw(x):
 
 def power_section(out, P, failed_targets, a, unit_note):
     """Section 3 of the report; returns the PNG names written."""
-    runs = {}
+    runs, nboots = {}, {}
     for mode in ("off", "on"):
+        nboots[mode] = len([n for n in os.listdir(out)
+                            if re.fullmatch(rf"power-{mode}-\d+\.log", n)])
         p = os.path.join(out, f"power-{mode}-1.log")
         if os.path.exists(p):
             runs[mode] = parse_power_log(p)
@@ -236,6 +247,7 @@ def power_section(out, P, failed_targets, a, unit_note):
             pt = {"t": t, "phase": s.get("phase", ""), "masked": masked, "ideal": ideal,
                   "pct": 100.0 * masked / ideal if ideal else None,
                   "free": int(s["free"]), "reserved": int(s["reserved"]),
+                  "freeable": int(s.get("freeable", -1)),
                   "sim_masked": s.get("sim_masked", ""),
                   "p85": uw(s.get("sim_power_85c_uw")), "full85": full85,
                   "p45": uw(s.get("sim_power_45c_uw")), "full45": full45,
@@ -243,7 +255,8 @@ def power_section(out, P, failed_targets, a, unit_note):
             pts.append(pt)
             rows.append([mode, pt["phase"], f"{t:.3f}", masked, ideal,
                          "" if pt["pct"] is None else f"{pt['pct']:.2f}", pt["free"],
-                         pt["reserved"], pt["sim_masked"], s.get("sim_power_85c_uw", ""),
+                         pt["reserved"], pt["freeable"], s.get("freeable_map", ""),
+                         pt["sim_masked"], s.get("sim_power_85c_uw", ""),
                          s.get("sim_full_85c_uw", ""), s.get("sim_saving_85c", "").rstrip("%"),
                          s.get("sim_power_45c_uw", ""), s.get("sim_full_45c_uw", ""),
                          s.get("sim_saving_45c", "").rstrip("%"),
@@ -252,7 +265,8 @@ def power_section(out, P, failed_targets, a, unit_note):
         series[mode] = pts
     write_csv(os.path.join(out, "power.csv"),
               ["governor", "phase", "t_s_from_idle", "masked_bytes", "ideal_bytes",
-               "masked_pct_of_ideal", "memfree_bytes", "reserved_bytes", "sim_masked_sections",
+               "masked_pct_of_ideal", "memfree_bytes", "reserved_bytes",
+               "sections_without_unmovable_memory", "freeable_map", "sim_masked_sections",
                "power_85c_uw", "full_refresh_85c_uw", "saving_85c_pct", "power_45c_uw",
                "full_refresh_45c_uw", "saving_45c_pct", "ideal_power_85c_uw",
                "ideal_power_45c_uw"], rows)
@@ -294,10 +308,21 @@ def power_section(out, P, failed_targets, a, unit_note):
       "the block device's page cache is not movable and stays in ZONE_NORMAL), then the "
       f"anonymous memory is freed and the guest idles for {idle} s with the page cache kept. "
       "One sample per second of guest time. **off**: governor off (accounting only); "
-      "**on**: governor on from boot (`pasr.governor=1`, default threshold and interval); "
-      "**ideal**: the free memory (reservations included) rounded down to whole sections, "
-      "the most any PASR design could mask. Times are seconds of guest time from the start "
-      f"of idle{unit_note}; \"at T s\" is the first sample taken at or after T s.")
+      "**on**: governor on from boot (`pasr.governor=1`, default threshold and interval). "
+      + ", ".join(f"{n} boot{'s' if n != 1 else ''} with the governor {m}"
+                  for m, n in nboots.items())
+      + " (so no boot-to-boot spread is measured here). "
+      "**ideal**: the most any PASR design could mask without moving unmovable memory, as "
+      "a number of sections: at most the free memory (reservations included) divided by "
+      "the section size, rounded down, and counting only sections that can be emptied. "
+      "**Sections that hold unmovable memory cannot count toward it**: a section counts "
+      "if it is entirely free, reserved by the governor, or holds only free and movable "
+      "pages; it holds unmovable memory if one of its pages is in use (referenced) and is "
+      "neither on an LRU list, nor anonymous, nor a non-LRU movable page, nor in ZONE_MOVABLE "
+      "(whose pages reserved at boot do count), as the kernel scans at every sample "
+      "(`/sys/kernel/debug/pasr_bench/freeable`). Times are seconds of guest time "
+      f"from the start of idle{unit_note}; \"at T s\" is the first sample taken at or after "
+      "T s.")
     P("")
     P("Power: the simulated controller's model (IDD6 x VDD, datasheet currents interpolated "
       "in the refreshed fraction of each die; `/sys/kernel/debug/pasr-sim/status`), at 85 C, "
@@ -350,6 +375,12 @@ def power_section(out, P, failed_targets, a, unit_note):
         summary.append(["ideal"] + cells)
     P("")
     write_csv(os.path.join(out, "power-summary.csv"), ["case"] + hdr[1:], summary)
+    if p and section:
+        P(f"The ideal at {t_ref:.0f} s (governor-on boot): {p['ideal'] // section} sections = "
+          f"the smaller of {(p['free'] + p['reserved']) // section} (free memory, reservations "
+          f"included, in whole sections) and {p['freeable']} (sections without unmovable "
+          f"memory, of {len(dies) and sum(d['sections'] for d in dies)}).")
+        P("")
     P(f"Full refresh: {p['full85']:.3f} uW at 85 C, {p['full45']:.3f} uW at 45 C. "
       f"Model check: the report's copy of the model gives {full_model:.3f} uW for full "
       f"refresh, the simulator {full_sim:.3f} uW: "
@@ -398,7 +429,7 @@ set key bottom right
 set xlabel 'guest time from the start of idle, s (negative: workload)'
 set ylabel 'MiB'
 set yrange [0:*]
-set title 'masked bytes against the ideal (free memory rounded down to whole sections)'
+set title 'masked bytes against the ideal (free memory in whole sections that hold no unmovable memory)'
 plot {', '.join(plots1)}
 set ylabel 'percent'
 set yrange [0:100]
@@ -410,12 +441,157 @@ unset multiplot
     return pngs
 
 
+def check_complete(runs, trans):
+    """Every boot must hold every round of every case, and no error: a failed
+    or missing round fails the report (and so 'make bench'), it is not skipped."""
+    bad, groups = [], {}
+    for cfg, boots in list(runs.items()) + [("trans", trans)]:
+        for r in boots:
+            where = f"boot '{cfg}' {r['boot']}"
+            if r["errors"]:
+                bad.append(f"{where}: " + "; ".join(r["errors"]))
+            if not r["end"]:
+                bad.append(f"{where}: the in-kernel benchmark did not finish ('PASR-BENCH: end')")
+            g = groups[(cfg, r["boot"])] = {}
+            for t in r["trans"]:
+                g.setdefault(("transitions", t["mode"], t["threads"]), []).append(t)
+            for x in r["alloc"]:
+                g.setdefault(("alloc", x["order"], x["batch"]), []).append(x)
+            for x in r["calls"]:
+                g.setdefault(("calls", x["dies"], x["sections"]), []).append(x)
+            rounds = int(r["info"].get("rounds", 0))
+            if not rounds:
+                bad.append(f"{where}: no 'PASR-BENCH: info' line")
+            for k, xs in g.items():
+                if len(xs) != rounds:
+                    bad.append(f"{where}: {k}: {len(xs)} rounds, expected {rounds}")
+    # every boot of a configuration has the cases any boot of it has
+    for cfg in list(runs) + ["trans"]:
+        keys = [k for (c, _), g in groups.items() if c == cfg for k in g]
+        for (c, n), g in groups.items():
+            if c == cfg:
+                for k in sorted(set(keys) - set(g)):
+                    bad.append(f"boot '{cfg}' {n}: no {k} rounds")
+    if trans and not any(groups[("trans", r["boot"])] for r in trans):
+        bad.append("transition boots: no transition rounds")
+    if bad:
+        sys.exit("bench-report: incomplete or failed benchmark boots:\n  " + "\n  ".join(bad))
+
+
+def boots_text(nboots):
+    """'5 boots each' or the counts, from the data."""
+    counts = set(nboots.values())
+    if len(counts) == 1:
+        n = counts.pop()
+        return f"{n} boot{'s' if n != 1 else ''} each"
+    return ", ".join(f"{c} {n}" for c, n in nboots.items())
+
+
+def trans_section(out, P, trans, a, unit, icount):
+    """The transition case (boot-trans-N.log): sections forced to enter and leave
+    "entirely free". Exits non-zero if it made no mask update: then it did not
+    measure the locked path."""
+    P("#### Locked path: sections entering and leaving \"entirely free\", all CPUs contending")
+    P("")
+    if not trans:
+        P("**Not run** (BENCH_TRANS=0).")
+        P("")
+        return
+    info = trans[0]["trans_info"]
+    sec, blk = int(info.get("section_bytes", 0)), int(info.get("block_bytes", 1))
+    P(f"`echo transitions > /sys/kernel/debug/pasr_bench/run` on the **on** kernel, "
+      f"-smp {a.trans_smp}, {len(trans)} boot{'s' if len(trans) != 1 else ''}: one kthread "
+      f"per CPU ({info.get('cpus', '?')} CPUs; also 1 thread alone), "
+      + ("each on its own entirely free section"
+         if info.get("sections") == info.get("cpus") else
+         f"on {info.get('sections', '?')} entirely free sections, shared round-robin "
+         "(fewer than CPUs)")
+      + f" ({sec >> 20} MiB, {sec // blk} max-order blocks), takes a max-order block off the free list and puts it back, as free "
+      "page reporting does (`__isolate_free_page()`, `__putback_isolated_page()` under "
+      "zone->lock, through the same PASR hooks as `alloc_pages()` and `__free_pages()`), "
+      "cycling over the section's blocks. **transitions**: each take makes the section leave "
+      "\"entirely free\" and each put-back makes it enter it again: the lock, the mask "
+      "recomputation, the controller callback (dies without a controller get one that stores "
+      "the value and counts), and the steering walk over the section's blocks. **pinned**: "
+      "the same loop with one block of the section held throughout, so no section changes "
+      "state: the lock-free path. A cycle = one take + one put-back.")
+    P("")
+    if icount:
+        P("With -icount the vCPUs run in turn on one instruction counter: with several "
+          "threads the guest clock counts the instructions of all CPUs, spinning on the locks "
+          "included, so ns per cycle is the work the machine spent per cycle, not the latency "
+          "of one. The threads contend for zone->lock and the PASR lock, but as QEMU runs one "
+          "vCPU at a time, a thread waits only when another vCPU's turn ended inside a "
+          "critical section: real parallel CPUs would collide more often, so the contended "
+          "rows are a lower bound of the cost of contention.")
+        P("")
+    groups = {}
+    rows = []
+    for r in trans:
+        per = {}
+        for t in r["trans"]:
+            per.setdefault((t["threads"], t["mode"]), []).append(t)
+            rows.append([r["boot"], t["threads"], t["mode"], t["round"], t["cycles"], t["ns"],
+                         t["hook_calls"], t["mask_updates"], t["callbacks"], t["skipped"]])
+        for k, ts in per.items():
+            g = groups.setdefault(k, {"ns": [], "upd": [], "cb": [], "hooks": [],
+                                      "skip": [], "cycles": ts[0]["cycles"]})
+            g["ns"].append(med([t["ns"] / t["cycles"] for t in ts]))
+            g["upd"].append(med([t["mask_updates"] for t in ts]))
+            g["cb"].append(med([t["callbacks"] for t in ts]))
+            g["hooks"].append(med([t["hook_calls"] / t["cycles"] for t in ts]))
+            g["skip"].append(sum(t["skipped"] for t in ts))
+    write_csv(os.path.join(out, "transitions.csv"),
+              ["boot", "threads", "mode", "round", "cycles", "ns", "pasr_hook_calls",
+               "mask_updates", "callbacks", "skipped_blocks"], rows)
+    P(f"| threads | mode | cycles/round | {unit} per cycle | spread | PASR hook calls per "
+      "cycle | mask updates per round | controller callbacks per round | transitions per cycle |")
+    P("| ---: | --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: |")
+    summary, total_upd = [], 0
+    for k in sorted(groups):
+        g = groups[k]
+        upd = med(g["upd"])
+        if k[1] == "transitions":
+            total_upd += sum(g["upd"])
+        P(f"| {k[0]} | {k[1]} | {g['cycles']} | {fmt(med(g['ns']))} | "
+          f"{spread_pct(g['ns']):.2f}% | {fmt(med(g['hooks']), 2)} | {fmt(upd, 0)} | "
+          f"{fmt(med(g['cb']), 0)} | {fmt(upd / g['cycles'], 2)} |")
+    P("")
+    costs = []
+    for n in sorted({k[0] for k in groups}):
+        tr, pin = groups.get((n, "transitions")), groups.get((n, "pinned"))
+        if not tr or not pin:
+            continue
+        per_cycle = med(tr["upd"]) / tr["cycles"]
+        extra = med(tr["ns"]) - med(pin["ns"])
+        cost = extra / per_cycle if per_cycle else None
+        costs.append((n, cost, med(tr["upd"])))
+        summary.append([n, f"{med(tr['ns']):.1f}", f"{med(pin['ns']):.1f}", f"{per_cycle:.3f}",
+                        "" if cost is None else f"{cost:.1f}", med(tr["upd"])])
+        P(f"- **{n} thread{'s' if n > 1 else ''}**: {fmt(med(tr['upd']), 0)} mask updates per "
+          f"round ({per_cycle:.2f} per cycle); cost per transition (ns per cycle, transitions "
+          f"against pinned, over transitions per cycle): **{fmt(cost)} {unit.split(' ')[0]}**"
+          + (f", the work of all {n} CPUs" if n > 1 and icount else ""))
+    write_csv(os.path.join(out, "transitions-summary.csv"),
+              ["threads", "ns_per_cycle_transitions", "ns_per_cycle_pinned",
+               "transitions_per_cycle", "ns_per_transition", "mask_updates_per_round"], summary)
+    skipped = sum(sum(g["skip"]) for g in groups.values())
+    P(f"- blocks found in use and passed over: {skipped}")
+    P("")
+    if total_upd == 0:
+        print("\n".join(P.__self__), file=sys.stdout)
+        sys.exit("bench-report: the transition case made no mask update: it did not measure "
+                 "the locked path")
+
+
 def main():
     ap = argparse.ArgumentParser()
     ap.add_argument("--dir", required=True)
     ap.add_argument("--qemu-mode", required=True)
     ap.add_argument("--qemu", default="")
     ap.add_argument("--machine", default="")
+    ap.add_argument("--smp", default="1")
+    ap.add_argument("--trans-smp", default="?")
     ap.add_argument("--layout", default="")
     ap.add_argument("--host", default="")
     ap.add_argument("--kernel", default="")
@@ -443,7 +619,14 @@ def main():
             if got != cfg:
                 sys.exit(f"bench-report: boot '{cfg}' {r['boot']}: the kernel says pasr={got}, "
                          f"expected {cfg}")
-    nboots = min(len(b) for b in runs.values())
+    trans = []
+    for name in os.listdir(out):
+        m = re.fullmatch(r"boot-trans-(\d+)\.log", name)
+        if m:
+            trans.append(dict(parse_log(os.path.join(out, name)), boot=int(m.group(1))))
+    trans.sort(key=lambda r: r["boot"])
+    check_complete(runs, trans)
+    nboots = {cfg: len(b) for cfg, b in runs.items()}
 
     icount = "icount" in a.qemu_mode and "no -icount" not in a.qemu_mode
     unit = "ns (guest clock)"
@@ -462,20 +645,30 @@ def main():
     P("## PASR benchmark")
     P("")
     P(f"- Date: {time.strftime('%Y-%m-%d %H:%M %Z')}")
-    P(f"- Kernel: Linux {a.kernel}, arm64, non-debug (allnoconfig + `tools/bench.fragment`: "
-      "no DEBUG_KERNEL, PROVE_LOCKING, KUNIT or PASR test options; CONFIG_PASR_BENCH=y)"
-      + ("; power part: the same + `tools/bench-power.fragment` (CONFIG_PASR_GOVERNOR, "
+    P(f"- Kernel: Linux {a.kernel}, arm64, non-debug: allnoconfig + `Kconfig.fragment` changed by "
+      "`tools/bench.delta` (no DEBUG_KERNEL, PROVE_LOCKING, KUNIT or PASR test options; "
+      "CONFIG_PASR_BENCH=y)"
+      + ("; power part: the same + `tools/bench-power.delta` (CONFIG_PASR_GOVERNOR, "
          "CONFIG_PASR_SIM_CONTROLLER, virtio disk)" if a.power_mem else ""))
     P(f"- QEMU: {a.qemu}; machine {a.machine}")
     if icount:
         P(f"- QEMU mode: `{a.qemu_mode}`: guest time follows the instruction count "
           "(with shift=0, 1 ns per guest instruction), so the figures are instruction path "
           "lengths; caches and memory latency are not modelled. -icount is not record/replay: "
-          "host timing still moves interrupts, so boots differ slightly; every configuration "
-          f"is booted {nboots} times, interleaved, and the boot-to-boot spread is the noise")
+          "host timing still moves interrupts, so boots differ slightly; configurations are "
+          "booted several times, interleaved, and the boot-to-boot spread is the noise")
     else:
-        P(f"- QEMU mode: {a.qemu_mode}: figures are wall-clock TCG emulation times, noisy; "
-          f"every configuration is booted {nboots} times")
+        P(f"- QEMU mode: {a.qemu_mode}: figures are wall-clock TCG emulation times, noisy")
+    power_boots = {m: len([n for n in os.listdir(out) if re.fullmatch(rf"power-{m}-\d+\.log", n)])
+                   for m in ("off", "on")}
+    parts = [f"allocator, per-call and boot cost: {boots_text(nboots)} "
+             f"({', '.join(c for c in nboots)}), -smp {a.smp}"]
+    parts.append(f"transitions: {len(trans)} boot{'s' if len(trans) != 1 else ''}, "
+                 f"-smp {a.trans_smp}" if trans else "transitions: not run")
+    parts.append("power: " + ", ".join(f"governor {m} {n} boot{'s' if n != 1 else ''}"
+                                       for m, n in power_boots.items())
+                 if any(power_boots.values()) else "power: not run")
+    P("- Boots (counted from the logs): " + "; ".join(parts))
     P(f"- Host: {a.host}")
     P(f"- Layout (on and off boots): `{a.layout}`")
     P(f"- Command: `{a.command}`")
@@ -487,7 +680,8 @@ def main():
     P("Configurations: " + "; ".join(f"**{c}** = {d}" for c, d in CONFIGS if c in runs) + ".")
     P("")
     P("Every figure is the median over the boots of the median over the rounds of one boot; "
-      "spread = (max - min) / median of the per-boot figures (boot-to-boot noise).")
+      "spread = (max - min) / median of the per-boot figures (boot-to-boot noise; 0 when a "
+      "part had one boot).")
     P("")
 
     # ---- 1. allocator ------------------------------------------------------
@@ -615,6 +809,9 @@ def main():
           f"{wspread[cfg]:.2f}% | {pct(vs) if cfg != 'off' else '-'} |")
     write_csv(os.path.join(out, "workload.csv"), ["config", "boot", "round", "mib", "ns"], wrows)
     P("")
+
+    # ---- 1b. transitions: the locked path ----------------------------------
+    trans_section(out, P, trans, a, unit, icount)
 
     # ---- 2. per-call -------------------------------------------------------
     P("### 2. Per-call cost of pasr_put / pasr_get")
@@ -773,6 +970,8 @@ plot '{dat}' using 1:3:4 with filledcurves fs transparent solid 0.2 title '+-10%
             pngs.append("calls.png")
 
     csvs = ["alloc.csv", "alloc-summary.csv", "workload.csv", "calls.csv", "boot.csv"]
+    if trans:
+        csvs += ["transitions.csv", "transitions-summary.csv"]
     if "power.png" in power_pngs or os.path.exists(os.path.join(out, "power.csv")):
         csvs += ["power.csv", "power-summary.csv"]
     P("Files: " + ", ".join(f"`build/bench/{n}`" for n in csvs + pngs + power_pngs) + ".")

@@ -3,12 +3,13 @@
 # write a Markdown report (stdout and build/bench/report.md), CSV files and
 # PNG plots under build/bench/. Not part of 'make check'.
 #
-#   1. build/out/bench         allnoconfig + tools/bench.fragment (PASR + PASR_BENCH,
-#                              no debugging options)
+#   1. build/out/bench         allnoconfig + build/bench/bench.fragment, derived
+#                              from Kconfig.fragment by tools/bench.delta (no
+#                              debugging or test options; PASR_BENCH)
 #   2. build/out/bench-nopasr  the same without CONFIG_PASR (skip: BENCH_NOPASR=0)
-#      build/out/bench-power   tools/bench.fragment + tools/bench-power.fragment:
-#                              the governor, the simulated controller, a virtio
-#                              disk (skip: BENCH_POWER=0)
+#      build/out/bench-power   Kconfig.fragment + tools/bench.delta +
+#                              tools/bench-power.delta: the governor, the
+#                              simulated controller, a virtio disk (skip: BENCH_POWER=0)
 #   3. boots, with QEMU's -icount so that guest time follows the instruction count,
 #      BENCH_BOOTS times each, interleaved (off, on, absent, off, on, ...):
 #        off     bench kernel, layout given, pasr=off (static key off)
@@ -18,6 +19,11 @@
 #      (tools/bench-init.sh is the guest's /init). -icount is not record/replay:
 #      host timing still moves interrupts a little, so boots differ slightly and
 #      the repeated boots measure that noise.
+#      transitions: the bench kernel, layout given, BENCH_TRANS_SMP (4) vCPUs,
+#        BENCH_BOOTS times: sections forced to enter and leave "entirely free"
+#        by one kthread per CPU (the locked path; skip: BENCH_TRANS=0)
+#      A boot whose benchmark failed (ENOMEM, an error line, a missing or
+#      truncated result) fails the bench.
 #   4. power-down effectiveness: the bench-power kernel on BENCH_POWER_MEM (2G)
 #      with the default DT layout of qemu/mkdtb.sh (2 dies x 8 sections, which
 #      binds the simulated controller) and movablecore=, booted with the
@@ -32,14 +38,16 @@
 # without rebuilding it, for changes that only touch CONFIG_PASR code),
 # BENCH_BOOTS (boots per configuration, 5), BENCH_TIMEOUT (per boot, 900 s),
 # BENCH_POWER (1), BENCH_POWER_MEM (2G), BENCH_POWER_IDLE (60),
-# BENCH_POWER_CMDLINE ('movablecore=1536M').
+# BENCH_POWER_CMDLINE ('movablecore=1536M'), BENCH_TRANS (1), BENCH_TRANS_SMP (4).
+# BENCH_ALLOC=0 skips the on/off/absent boots (to iterate on another part; the
+# report then needs them from an earlier run: it is not written).
 set -euo pipefail
 . "$(dirname "$0")/lib.sh"
 
 lock bench
 
 OUT="$BUILD/bench"
-FRAGMENT="$REPO/tools/bench.fragment"
+FRAGMENT="$OUT/bench.fragment"
 ICOUNT="${BENCH_ICOUNT:-shift=0,align=off,sleep=off}"
 MEM="${BENCH_MEM:-1G}"
 SMP="${BENCH_SMP:-1}"
@@ -53,6 +61,9 @@ POWER="${BENCH_POWER:-1}"
 POWER_MEM="${BENCH_POWER_MEM:-2G}"
 POWER_IDLE="${BENCH_POWER_IDLE:-60}"
 POWER_CMDLINE="${BENCH_POWER_CMDLINE:-movablecore=1536M}"
+TRANS="${BENCH_TRANS:-1}"
+TRANS_SMP="${BENCH_TRANS_SMP:-4}"
+ALLOC="${BENCH_ALLOC:-1}"
 
 [ -f "$TREE/Makefile" ] || die "bench: no kernel tree at $TREE (run 'make tree')"
 grep -qs '^config PASR_BENCH$' "$TREE/mm/pasr/Kconfig" ||
@@ -62,6 +73,75 @@ rm -f "$OUT"/*.csv "$OUT"/*.png "$OUT"/*.log "$OUT"/*.dat "$OUT"/*.gp "$OUT/repo
 t_start=$(date +%s)
 
 # ---- kernels ---------------------------------------------------------------
+# derive_fragment OUT DELTA...: write OUT, Kconfig.fragment changed by the
+# delta files (format: tools/bench.delta). Kconfig.fragment stays the one
+# list of options; the deltas say only what the bench kernels do differently.
+derive_fragment() {
+	local out="$1"
+	shift
+	awk -v base="$REPO/Kconfig.fragment" -v deltas="$*" '
+	function assigned(line) {	# the symbol a fragment line sets, or ""
+		if (line ~ /^CONFIG_[A-Za-z0-9_]+=/)
+			return substr(line, 1, index(line, "=") - 1)
+		if (line ~ /^# CONFIG_[A-Za-z0-9_]+ is not set$/) {
+			split(line, w, " ")
+			return w[2]
+		}
+		return ""
+	}
+	function fail(msg) { print "bench.sh: " msg > "/dev/stderr"; bad = 1; exit 1 }
+	BEGIN {
+		while ((getline line < base) > 0) {
+			lines[++n] = line
+			if ((s = assigned(line)) != "")
+				inbase[s] = 1
+		}
+		close(base)
+	}
+	/^[[:space:]]*(#|$)/ { next }
+	{
+		where = FILENAME ":" FNR
+		if (index($0, "#") == 0 || $0 ~ /#[[:space:]]*$/)
+			fail(where ": no reason given after \"#\"")
+		op = $1; arg = $2
+		sym = arg; sub(/=.*/, "", sym)
+		if (op == "drop" || op == "keep") {
+			if (!(sym in inbase))
+				fail(where ": " sym " is not in Kconfig.fragment (stale delta?)")
+			if (op == "drop")
+				drop[sym] = 1
+			else if (!(sym in drop))
+				fail(where ": keep " sym ": no earlier delta drops it")
+			else
+				delete drop[sym]
+		} else if (op == "add" && arg ~ /^CONFIG_[A-Za-z0-9_]+=./) {
+			if (sym in inbase)
+				fail(where ": " sym " is in Kconfig.fragment: drop or keep it instead")
+			add[++nadd] = arg
+		} else {
+			fail(where ": expected drop CONFIG_X, keep CONFIG_X or add CONFIG_X=VALUE")
+		}
+	}
+	END {
+		if (bad)
+			exit 1
+		print "# Generated by tools/bench.sh: Kconfig.fragment changed by " deltas "."
+		print "# Do not edit; edit those files."
+		for (i = 1; i <= n; i++) {
+			s = assigned(lines[i])
+			if (s == "" || !(s in drop))
+				print lines[i]
+		}
+		print ""
+		print "# --- added by the deltas ---"
+		for (i = 1; i <= nadd; i++)
+			print add[i]
+		for (s in drop)
+			print s > (ENVIRON["DROPPED"])
+	}' "$@" >"$out.tmp" || die "bench: cannot derive $(basename "$out") from Kconfig.fragment and $*"
+	mv "$out.tmp" "$out"
+}
+
 # build_kernel NAME FRAGMENT: configure (when the fragment, the patches or an
 # installed Kconfig changed) and build build/out/NAME/arch/arm64/boot/Image.
 build_kernel() {
@@ -96,6 +176,13 @@ build_kernel() {
 				bad=1
 			fi
 		done <"$frag"
+		# what a delta dropped must be off, not selected by something kept
+		while IFS= read -r sym; do
+			if grep -qE "^$sym=" "$o/.config"; then
+				log "bench: $name: $sym is dropped by the deltas, .config has $(grep -E "^$sym=" "$o/.config")"
+				bad=1
+			fi
+		done <"$frag.dropped"
 		[ "$bad" = 0 ] || die "bench: $name: .config does not match $(basename "$frag")"
 		echo "$sum" >"$o/.bench-config.sha256"
 	else
@@ -114,9 +201,12 @@ build_kernel() {
 }
 
 rm -f "$OUT/build-times.txt"
+cd "$REPO"
+DROPPED="$FRAGMENT.dropped" derive_fragment "$FRAGMENT" tools/bench.delta
 build_kernel bench "$FRAGMENT"
 if [ "$NOPASR" = 1 ]; then
 	sed -e 's/^CONFIG_PASR=y$/# CONFIG_PASR is not set/' "$FRAGMENT" >"$OUT/bench-nopasr.fragment"
+	cp "$FRAGMENT.dropped" "$OUT/bench-nopasr.fragment.dropped"
 	grep -qx '# CONFIG_PASR is not set' "$OUT/bench-nopasr.fragment" ||
 		die "bench: no CONFIG_PASR=y line in $FRAGMENT"
 	# Start from the objects of the first kernel: kbuild then rebuilds only what
@@ -135,7 +225,8 @@ if [ "$NOPASR" = 1 ]; then
 	fi
 fi
 if [ "$POWER" = 1 ]; then
-	cat "$FRAGMENT" "$REPO/tools/bench-power.fragment" >"$OUT/bench-power.fragment"
+	DROPPED="$OUT/bench-power.fragment.dropped" \
+		derive_fragment "$OUT/bench-power.fragment" tools/bench.delta tools/bench-power.delta
 	# seeded like bench-nopasr: only what the added options touch is rebuilt
 	if [ ! -f "$BUILD/out/bench-power/.config" ]; then
 		log "bench: bench-power: seeding from build/out/bench"
@@ -167,12 +258,29 @@ if [ "$ICOUNT" != off ]; then
 	qemu_mode="-icount $ICOUNT"
 fi
 
-# boot CONFIG N KERNEL_DIR EXTRA_CMDLINE
+# check_bench_output LOG WHAT: fail the bench unless the guest's benchmark ran
+# to its end without an error line (ENOMEM, a refused layout, a failed write
+# of the run file, ...) and without truncated output.
+check_bench_output() {
+	local logf="$1" what="$2" hit
+	if hit="$(grep -m1 'PASR-BENCH: .*error=' "$logf")"; then
+		die "bench: $what failed: $hit (log: $logf)"
+	fi
+	if grep -q 'PASR-BENCH: end truncated' "$logf"; then
+		die "bench: $what: the benchmark's output was truncated (log: $logf)"
+	fi
+	if ! grep -q 'PASR-BENCH: end' "$logf"; then
+		tail -n 40 "$logf" >&2
+		die "bench: $what: no 'PASR-BENCH: end' (the in-kernel benchmark did not finish; log: $logf)"
+	fi
+}
+
+# boot CONFIG N KERNEL_DIR EXTRA_CMDLINE [SMP]
 boot() {
-	local cfg="$1" n="$2" kdir="$3" extra="$4" logf="$OUT/boot-$1-$2.log" rc s0 pat hit
+	local cfg="$1" n="$2" kdir="$3" extra="$4" smp="${5:-$SMP}" logf="$OUT/boot-$1-$2.log" rc s0 pat hit
 	local append="console=ttyAMA0 panic=-1 bench.loops=$LOOPS bench.mib=$MIB $LAYOUT${extra:+ $extra}"
 	local qemu=(qemu-system-aarch64 -machine virt -cpu cortex-a57 -nographic -net none -no-reboot
-		-m "$MEM" -smp "$SMP" ${icount_args[@]+"${icount_args[@]}"}
+		-m "$MEM" -smp "$smp" ${icount_args[@]+"${icount_args[@]}"}
 		-kernel "$BUILD/out/$kdir/arch/arm64/boot/Image" -initrd "$OUT/initramfs.cpio.gz"
 		-append "$append")
 	[ "$n" != 1 ] || log "bench: boot '$cfg': ${qemu[*]}"
@@ -189,17 +297,19 @@ boot() {
 		fi
 	done
 	grep -q 'PASR-BENCH: done' "$logf" || { tail -n 40 "$logf" >&2; die "bench: boot '$cfg': no 'PASR-BENCH: done' (log: $logf)"; }
-	if hit="$(grep -m1 'PASR-BENCH: .*error=' "$logf")"; then
-		log "bench: boot '$cfg': $hit"
-	fi
+	check_bench_output "$logf" "boot '$cfg' $n"
 	log "bench: boot '$cfg' $n/$BOOTS done ($(( $(date +%s) - s0 ))s, log: build/bench/boot-$cfg-$n.log)"
 }
 
 rm -f "$OUT/boot-times.txt"
 for n in $(seq 1 "$BOOTS"); do
-	boot off "$n" bench "pasr=off"
-	boot on "$n" bench ""
-	[ "$NOPASR" != 1 ] || boot absent "$n" bench-nopasr ""
+	if [ "$ALLOC" = 1 ]; then
+		boot off "$n" bench "pasr=off"
+		boot on "$n" bench ""
+		[ "$NOPASR" != 1 ] || boot absent "$n" bench-nopasr ""
+	fi
+	# the locked path: sections forced in and out of "entirely free", all CPUs
+	[ "$TRANS" != 1 ] || boot trans "$n" bench "bench.part=transitions" "$TRANS_SMP"
 done
 
 # ---- power-down effectiveness ------------------------------------------------
@@ -227,7 +337,7 @@ power() {
 	done
 	grep -q 'PASR-BENCH: done' "$logf" || { tail -n 40 "$logf" >&2; die "bench: power boot '$mode': no 'PASR-BENCH: done' (log: $logf)"; }
 	if hit="$(grep -m1 'PASR-BENCH: .*error=' "$logf")"; then
-		die "bench: power boot '$mode': $hit (log: $logf)"
+		die "bench: power boot '$mode' failed: $hit (log: $logf)"
 	fi
 	log "bench: power boot '$mode' done ($(( $(date +%s) - s0 ))s, log: build/bench/power-$mode-1.log)"
 }
@@ -245,12 +355,18 @@ if [ "$POWER" = 1 ]; then
 fi
 
 # ---- report ----------------------------------------------------------------
+if [ "$ALLOC" != 1 ]; then
+	log "bench: BENCH_ALLOC=0: no report (it needs the on/off boots); logs in build/bench/"
+	exit 0
+fi
 host="$(uname -srm), $(grep -m1 'model name' /proc/cpuinfo | sed 's/.*: //' || echo unknown CPU), $(nproc) CPUs"
 python3 "$REPO/tools/bench-report.py" \
 	--dir "$OUT" \
 	--qemu-mode "$qemu_mode" \
 	--qemu "$(qemu-system-aarch64 --version | head -n1)" \
 	--machine "virt, cortex-a57, -m $MEM, -smp $SMP" \
+	--smp "$SMP" \
+	--trans-smp "$TRANS_SMP" \
 	--layout "$LAYOUT" \
 	--host "$host" \
 	--kernel "$(cat "$STAMPS/kernel-version" 2>/dev/null || echo unknown)" \

@@ -14,6 +14,26 @@
  *    maps of 1 to 256 sections, through pasr_rs_bench_calls() in the Rust
  *    core; the live map is not touched.
  *
+ * Writing "transitions" times, with PASR, the locked path instead: sections
+ * entering and leaving "entirely free", where the masks are recomputed, the
+ * controller callbacks run and the buddy hook steers the section's blocks.
+ * Since steering, alloc_pages() hardly ever takes a block of an entirely
+ * free section, so this is forced: one kthread per online CPU, all at once,
+ * each takes max-order blocks of an entirely free section off the free list
+ * and puts them back, as free page reporting does (__isolate_free_page() and
+ * __putback_isolated_page() under zone->lock, through the same hooks as
+ * alloc_pages() and __free_pages()). Every take is a section leaving
+ * "entirely free", every put-back one entering it. The same loop with one
+ * block of the section held throughout ("pinned") makes no transition: the
+ * difference is the cost of the transitions. Dies without a controller get
+ * a callback that stores the value, as a driver would, and counts the calls.
+ *
+ * /sys/kernel/debug/pasr_bench/freeable tells, per section, whether it could
+ * be emptied: it holds no unmovable memory (the power part's ideal).
+ *
+ * Writing either command returns -EIO if a case failed (ENOMEM, no entirely
+ * free section, ...); the output then holds an "error=" line.
+ *
  * Reading the file returns the results of the last run as "PASR-BENCH:"
  * lines of key=value pairs, one per round, which tools/bench.sh parses.
  * /sys/kernel/debug/pasr_bench/now_ns reads ktime_get_ns(), a precise clock
@@ -25,22 +45,30 @@
 
 #define pr_fmt(fmt) "pasr_bench: " fmt
 
+#include <linux/atomic.h>
+#include <linux/completion.h>
+#include <linux/cpumask.h>
 #include <linux/debugfs.h>
 #include <linux/fs.h>
 #include <linux/gfp.h>
 #include <linux/init.h>
 #include <linux/jump_label.h>
 #include <linux/kernel.h>
+#include <linux/kthread.h>
 #include <linux/mm.h>
 #include <linux/mmzone.h>
 #include <linux/mutex.h>
 #include <linux/pasr.h>
 #include <linux/sched.h>
+#include <linux/sched/task.h>
 #include <linux/seq_buf.h>
+#include <linux/seq_file.h>
 #include <linux/smp.h>
 #include <linux/string.h>
 #include <linux/timekeeping.h>
 #include <linux/uaccess.h>
+
+#include "../internal.h"
 
 #define BENCH_ROUNDS		5
 #define BENCH_MAX_BATCH		32
@@ -63,6 +91,13 @@ static DEFINE_MUTEX(bench_mutex);
 static char bench_out[16384];
 static struct seq_buf bench_buf;
 static struct page *bench_pages[BENCH_MAX_BATCH];
+static bool bench_failed;
+
+#define bench_error(fmt, ...)						\
+do {									\
+	bench_failed = true;						\
+	seq_buf_printf(&bench_buf, "PASR-BENCH: " fmt, ##__VA_ARGS__);	\
+} while (0)
 
 #ifdef CONFIG_PASR
 static const char *bench_pasr_state(void)
@@ -126,9 +161,8 @@ static void bench_alloc(const struct bench_alloc_case *c)
 
 	/* Warm up: fill the per-cpu lists, settle the migratetypes. */
 	if (!bench_alloc_round(c, max(c->iters / 10, c->batch))) {
-		seq_buf_printf(&bench_buf,
-			       "PASR-BENCH: alloc order=%u batch=%u error=ENOMEM\n",
-			       c->order, c->batch);
+		bench_error("alloc order=%u batch=%u error=ENOMEM\n",
+			    c->order, c->batch);
 		return;
 	}
 	for (r = 0; r < BENCH_ROUNDS; r++) {
@@ -137,9 +171,8 @@ static void bench_alloc(const struct bench_alloc_case *c)
 		ns = bench_alloc_round(c, c->iters);
 		bench_calls_snapshot(&calls1, &upd1);
 		if (!ns) {
-			seq_buf_printf(&bench_buf,
-				       "PASR-BENCH: alloc order=%u batch=%u round=%d error=ENOMEM\n",
-				       c->order, c->batch, r);
+			bench_error("alloc order=%u batch=%u round=%d error=ENOMEM\n",
+				    c->order, c->batch, r);
 			return;
 		}
 		seq_buf_printf(&bench_buf,
@@ -170,9 +203,8 @@ static void bench_calls(const struct bench_call_case *c)
 	/* Warm up; 0 means the core refused the layout. */
 	if (!pasr_rs_bench_calls(c->dies, c->sections_per_die,
 				 BENCH_CALL_ITERS / 10)) {
-		seq_buf_printf(&bench_buf,
-			       "PASR-BENCH: calls dies=%d sections=%d error=refused\n",
-			       c->dies, c->dies * c->sections_per_die);
+		bench_error("calls dies=%d sections=%d error=refused\n",
+			    c->dies, c->dies * c->sections_per_die);
 		return;
 	}
 	for (r = 0; r < BENCH_ROUNDS; r++) {
@@ -185,25 +217,363 @@ static void bench_calls(const struct bench_call_case *c)
 			       BENCH_CALL_ITERS, ns);
 	}
 }
+
+/*
+ * Transitions: one kthread per online CPU takes max-order blocks of an
+ * entirely free section off the free list and puts them back.
+ */
+#define BENCH_TRANS_CYCLES	1000	/* take + put-back per thread and round */
+#define BENCH_TRANS_MAX_DIES	16
+
+struct bench_trans_thread {
+	unsigned long pfn;	/* first pfn of the thread's section */
+	unsigned long blocks;	/* max-order blocks in it */
+	unsigned long first;	/* first block cycled (1 when block 0 is pinned) */
+	unsigned long skipped;	/* blocks found in use, passed over */
+	int err;
+};
+
+/* Used under bench_mutex only. */
+static struct bench_trans_thread bench_trans_threads[NR_CPUS];
+static struct task_struct *bench_trans_tasks[NR_CPUS];
+static struct page *bench_trans_pinned[NR_CPUS];
+static struct pasr_section_info bench_trans_secs[NR_CPUS];
+static DECLARE_COMPLETION(bench_trans_start);
+static DECLARE_COMPLETION(bench_trans_done);
+static atomic_t bench_trans_running;
+static atomic64_t bench_trans_callbacks;
+static u64 bench_trans_value[BENCH_TRANS_MAX_DIES];
+
+/* The controller callback of dies that have none: a "register" write. */
+static void bench_trans_mask_fn(u64 value, void *cookie)
+{
+	WRITE_ONCE(*(u64 *)cookie, value);
+	atomic64_inc(&bench_trans_callbacks);
+}
+
+/* Takes the free max-order block at @page off its free list, or fails. */
+static bool bench_trans_take(struct page *page)
+{
+	struct zone *zone = page_zone(page);
+	unsigned long flags;
+	bool ok;
+
+	spin_lock_irqsave(&zone->lock, flags);
+	ok = PageBuddy(page) && buddy_order(page) == MAX_PAGE_ORDER &&
+	     __isolate_free_page(page, MAX_PAGE_ORDER);
+	spin_unlock_irqrestore(&zone->lock, flags);
+	return ok;
+}
+
+static void bench_trans_put_back(struct page *page)
+{
+	struct zone *zone = page_zone(page);
+	unsigned long flags;
+
+	spin_lock_irqsave(&zone->lock, flags);
+	__putback_isolated_page(page, MAX_PAGE_ORDER,
+				get_pageblock_migratetype(page));
+	spin_unlock_irqrestore(&zone->lock, flags);
+}
+
+static int bench_trans_fn(void *data)
+{
+	struct bench_trans_thread *t = data;
+	unsigned long n = t->blocks - t->first, k = 0, miss = 0;
+	unsigned int done = 0;
+	struct page *page;
+
+	wait_for_completion(&bench_trans_start);
+	while (done < BENCH_TRANS_CYCLES) {
+		page = pfn_to_page(t->pfn +
+				   ((t->first + k) << MAX_PAGE_ORDER));
+		k = (k + 1) % n;
+		if (!bench_trans_take(page)) {
+			/* in use (another thread, an allocation): next one */
+			t->skipped++;
+			if (++miss > n) {
+				t->err = -EBUSY;
+				break;
+			}
+			continue;
+		}
+		miss = 0;
+		bench_trans_put_back(page);
+		done++;
+		cond_resched();
+	}
+	if (atomic_dec_and_test(&bench_trans_running))
+		complete(&bench_trans_done);
+	return 0;
+}
+
+/*
+ * Up to @max entirely free sections whose max-order blocks are all on the
+ * free lists of one zone; returns how many were found.
+ */
+static int bench_trans_sections(struct pasr_section_info *out, int max)
+{
+	struct pasr_section_info s;
+	unsigned long pfn, end;
+	struct zone *zone;
+	struct page *page;
+	int i, n = 0;
+
+	for (i = 0; n < max && pasr_rs_section_info(i, &s); i++) {
+		/* two blocks at least: one is held in the pinned mode */
+		if (s.free != s.size ||
+		    s.size < 2 * (PAGE_SIZE << MAX_PAGE_ORDER))
+			continue;
+		pfn = PHYS_PFN(s.start);
+		end = PHYS_PFN(s.start + s.size);
+		page = pfn_to_online_page(pfn);
+		if (!page)
+			continue;
+		zone = page_zone(page);
+		for (; pfn < end; pfn += MAX_ORDER_NR_PAGES) {
+			page = pfn_to_online_page(pfn);
+			if (!page || page_zone(page) != zone ||
+			    !PageBuddy(page) ||
+			    buddy_order_unsafe(page) != MAX_PAGE_ORDER)
+				break;
+		}
+		if (pfn >= end)
+			out[n++] = s;
+	}
+	return n;
+}
+
+/*
+ * One round: @nthreads threads on the first @nthreads online CPUs, on
+ * distinct sections when there are enough of them. With @pinned, block 0 of
+ * each section is held throughout, so that no section becomes entirely
+ * free. Returns false (and prints an error) on failure.
+ */
+static bool bench_trans_round(const char *mode, bool pinned,
+			      unsigned int nthreads, int round,
+			      const struct pasr_section_info *secs, int nsecs)
+{
+	struct task_struct **tasks = bench_trans_tasks;
+	u64 t0, t1, calls0, calls1, upd0, upd1, cb0, cb1;
+	unsigned long skipped = 0;
+	unsigned int i, started = 0;
+	int cpu, err = 0;
+
+	reinit_completion(&bench_trans_start);
+	reinit_completion(&bench_trans_done);
+	atomic_set(&bench_trans_running, nthreads);
+	memset(bench_trans_pinned, 0, sizeof(bench_trans_pinned));
+	i = 0;
+	for_each_online_cpu(cpu) {
+		struct bench_trans_thread *t = &bench_trans_threads[i];
+		const struct pasr_section_info *s = &secs[i % nsecs];
+
+		if (i == nthreads)
+			break;
+		*t = (struct bench_trans_thread) {
+			.pfn = PHYS_PFN(s->start),
+			.blocks = s->size >> (PAGE_SHIFT + MAX_PAGE_ORDER),
+			.first = pinned ? 1 : 0,
+		};
+		if (pinned && i < nsecs) {
+			bench_trans_pinned[i] = pfn_to_page(t->pfn);
+			if (!bench_trans_take(bench_trans_pinned[i])) {
+				bench_trans_pinned[i] = NULL;
+				err = -EBUSY;
+			}
+		}
+		tasks[i] = kthread_create_on_cpu(bench_trans_fn, t, cpu,
+						 "pasr_bench/%u");
+		if (IS_ERR(tasks[i])) {
+			err = PTR_ERR(tasks[i]);
+			break;
+		}
+		/* the thread may exit before kthread_stop() */
+		get_task_struct(tasks[i]);
+		i++;
+	}
+	started = i;
+	if (!err && started < nthreads)
+		err = -ENODEV;
+	/* Threads that will not run count as done. */
+	for (i = started; i < nthreads; i++)
+		atomic_dec(&bench_trans_running);
+	for (i = 0; i < started; i++)
+		wake_up_process(tasks[i]);
+
+	bench_calls_snapshot(&calls0, &upd0);
+	cb0 = atomic64_read(&bench_trans_callbacks);
+	t0 = ktime_get_ns();
+	complete_all(&bench_trans_start);
+	if (started)
+		wait_for_completion(&bench_trans_done);
+	t1 = ktime_get_ns();
+	bench_calls_snapshot(&calls1, &upd1);
+	cb1 = atomic64_read(&bench_trans_callbacks);
+
+	for (i = 0; i < started; i++) {
+		kthread_stop(tasks[i]);
+		put_task_struct(tasks[i]);
+		skipped += bench_trans_threads[i].skipped;
+		if (bench_trans_threads[i].err)
+			err = bench_trans_threads[i].err;
+	}
+	for (i = 0; i < nthreads; i++)
+		if (bench_trans_pinned[i])
+			bench_trans_put_back(bench_trans_pinned[i]);
+	if (err) {
+		bench_error("trans mode=%s threads=%u round=%d error=%d\n",
+			    mode, nthreads, round, err);
+		return false;
+	}
+	if (round >= 0)
+		seq_buf_printf(&bench_buf,
+			       "PASR-BENCH: trans mode=%s threads=%u round=%d sections=%d cycles=%u ns=%llu hook_calls=%llu mask_updates=%llu callbacks=%llu skipped=%lu\n",
+			       mode, nthreads, round, min_t(int, nsecs, nthreads),
+			       nthreads * BENCH_TRANS_CYCLES, t1 - t0,
+			       calls1 - calls0, upd1 - upd0, cb1 - cb0, skipped);
+	return true;
+}
+
+static void bench_transitions(void)
+{
+	struct pasr_section_info *secs = bench_trans_secs;
+	struct pasr_die_info die;
+	unsigned int cpus = num_online_cpus(), nthreads[2] = { 1, cpus };
+	bool registered[BENCH_TRANS_MAX_DIES] = { };
+	static const char * const modes[2] = { "pinned", "transitions" };
+	int d, m, n, r, nsecs;
+
+	if (!static_key_enabled(&pasr_enabled_key)) {
+		bench_error("trans error=pasr-off\n");
+		return;
+	}
+	nsecs = min_t(unsigned int, cpus, ARRAY_SIZE(bench_trans_secs));
+	nsecs = bench_trans_sections(secs, nsecs);
+	if (!nsecs) {
+		bench_error("trans error=no-entirely-free-section\n");
+		return;
+	}
+	for (d = 0; d < BENCH_TRANS_MAX_DIES && pasr_rs_die_info(d, &die); d++) {
+		if (die.has_callback)
+			continue;
+		r = pasr_register_mask_function(die.base, bench_trans_mask_fn,
+						&bench_trans_value[d]);
+		registered[d] = !r;
+	}
+	seq_buf_printf(&bench_buf,
+		       "PASR-BENCH: trans-info cpus=%u sections=%d block_bytes=%lu section_bytes=%llu\n",
+		       cpus, nsecs, PAGE_SIZE << MAX_PAGE_ORDER, secs[0].size);
+	for (n = 0; n < (cpus > 1 ? 2 : 1); n++) {
+		for (m = 0; m < 2; m++) {
+			/* warm-up round (-1), not printed */
+			for (r = -1; r < BENCH_ROUNDS; r++) {
+				cond_resched();
+				if (!bench_trans_round(modes[m], m == 0,
+						       nthreads[n], r, secs,
+						       nsecs))
+					goto out;
+			}
+		}
+	}
+out:
+	for (d = 0; d < BENCH_TRANS_MAX_DIES; d++)
+		if (registered[d] && pasr_rs_die_info(d, &die))
+			pasr_unregister_mask_function(die.base);
+}
+
+/*
+ * /sys/kernel/debug/pasr_bench/freeable: which sections could be emptied,
+ * for the ideal of the power part of "make bench". A section holds
+ * unmovable memory when a page in it is in use (a reference held) and is
+ * neither on an LRU list, nor anonymous, nor a non-LRU movable page, nor in
+ * ZONE_MOVABLE (which holds movable allocations only; pages reserved there
+ * at boot do count): no migration can empty it. The anonymous and
+ * ZONE_MOVABLE tests keep pages that are off the LRU only while being
+ * migrated (by the governor, say) from counting. A page missing from the
+ * memory map (a hole) counts as unmovable too. Entirely free sections and
+ * sections the governor reserved count as freeable. A lockless snapshot,
+ * like compaction's scanner.
+ */
+static bool bench_section_unmovable(const struct pasr_section_info *s)
+{
+	unsigned long pfn = PHYS_PFN(s->start), end = PHYS_PFN(s->start + s->size);
+	unsigned int order;
+	struct page *page;
+
+	while (pfn < end) {
+		page = pfn_to_online_page(pfn);
+		if (!page)
+			return true;
+		if (PageBuddy(page)) {
+			order = buddy_order_unsafe(page);
+			pfn += order <= MAX_PAGE_ORDER ? 1UL << order : 1;
+			continue;
+		}
+		if (page_count(page) && !PageLRU(page) && !PageAnon(page) &&
+		    !__PageMovable(page) &&
+		    (page_zonenum(page) != ZONE_MOVABLE || PageReserved(page)))
+			return true;
+		pfn++;
+	}
+	return false;
+}
+
+static int bench_freeable_show(struct seq_file *m, void *v)
+{
+	struct pasr_section_info s;
+	int i, freeable = 0;
+	char c;
+
+	seq_puts(m, "map=");
+	for (i = 0; pasr_rs_section_info(i, &s); i++) {
+		if (s.free == s.size)
+			c = 'F';	/* entirely free */
+		else if (pasr_gov_reserved(i))
+			c = 'R';	/* held empty by the governor */
+		else if (!bench_section_unmovable(&s))
+			c = 'm';	/* free and movable memory only */
+		else
+			c = 'U';	/* holds unmovable memory */
+		freeable += c != 'U';
+		seq_putc(m, c);
+		cond_resched();
+	}
+	seq_printf(m, " sections=%d freeable=%d\n", i, freeable);
+	return 0;
+}
+DEFINE_SHOW_ATTRIBUTE(bench_freeable);
 #endif
 
-static void bench_run(void)
+/* @transitions: the transition case only, else every other case. */
+static void bench_run(bool transitions)
 {
 	int i, cpu;
 
 	seq_buf_init(&bench_buf, bench_out, sizeof(bench_out));
+	bench_failed = false;
 	cpu = get_cpu();
 	put_cpu();
 	seq_buf_printf(&bench_buf,
 		       "PASR-BENCH: info pasr=%s max_order=%d page_size=%lu rounds=%d cpu=%d\n",
 		       bench_pasr_state(), MAX_PAGE_ORDER, PAGE_SIZE,
 		       BENCH_ROUNDS, cpu);
-	for (i = 0; i < ARRAY_SIZE(bench_alloc_cases); i++)
-		bench_alloc(&bench_alloc_cases[i]);
+	if (transitions) {
 #ifdef CONFIG_PASR
-	for (i = 0; i < ARRAY_SIZE(bench_call_cases); i++)
-		bench_calls(&bench_call_cases[i]);
+		bench_transitions();
+#else
+		bench_error("trans error=no-pasr\n");
 #endif
+	} else {
+		for (i = 0; i < ARRAY_SIZE(bench_alloc_cases); i++)
+			bench_alloc(&bench_alloc_cases[i]);
+#ifdef CONFIG_PASR
+		for (i = 0; i < ARRAY_SIZE(bench_call_cases); i++)
+			bench_calls(&bench_call_cases[i]);
+#endif
+	}
+	if (seq_buf_has_overflowed(&bench_buf))
+		bench_failed = true;
 	seq_buf_printf(&bench_buf, "PASR-BENCH: end%s\n",
 		       seq_buf_has_overflowed(&bench_buf) ? " truncated" : "");
 }
@@ -211,16 +581,22 @@ static void bench_run(void)
 static ssize_t bench_run_write(struct file *file, const char __user *ubuf,
 			       size_t len, loff_t *ppos)
 {
-	char cmd[8] = {};
+	char cmd[16] = {};
+	bool transitions, failed;
 
 	if (copy_from_user(cmd, ubuf, min(len, sizeof(cmd) - 1)))
 		return -EFAULT;
-	if (strncmp(cmd, "run", 3))
+	if (sysfs_streq(cmd, "run"))
+		transitions = false;
+	else if (sysfs_streq(cmd, "transitions"))
+		transitions = true;
+	else
 		return -EINVAL;
 	mutex_lock(&bench_mutex);
-	bench_run();
+	bench_run(transitions);
+	failed = bench_failed;
 	mutex_unlock(&bench_mutex);
-	return len;
+	return failed ? -EIO : len;
 }
 
 static ssize_t bench_run_read(struct file *file, char __user *ubuf,
@@ -256,6 +632,9 @@ static int __init pasr_bench_init(void)
 	seq_buf_init(&bench_buf, bench_out, sizeof(bench_out));
 	debugfs_create_file("run", 0600, dir, NULL, &bench_run_fops);
 	debugfs_create_file_unsafe("now_ns", 0444, dir, NULL, &bench_now_fops);
+#ifdef CONFIG_PASR
+	debugfs_create_file("freeable", 0444, dir, NULL, &bench_freeable_fops);
+#endif
 	return 0;
 }
 late_initcall(pasr_bench_init);
