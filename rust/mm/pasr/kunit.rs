@@ -915,19 +915,20 @@ unsafe extern "C" fn record_die(value: u64, cookie: *mut c_void) {
     }
 }
 
-/// Checks, for each of the first `n` dies, that the recording controller holds the value the map
-/// computed for the die, and that the map's mask and value are those its section counters call
-/// for (entirely free sections whose pair is entirely free, legal for the mode). Returns the
-/// calls the recorder received so far.
-fn values_reached(m: &Map<crate::KernelEnv>, n: usize) -> u64 {
+/// Whether, for each of the first `n` dies, the recording controller holds the value the map
+/// computed for the die, and the map's mask and value are those its section counters call for
+/// (entirely free sections whose pair is entirely free, legal for the mode); and the calls the
+/// recorder received so far.
+fn values_reached(m: &Map<crate::KernelEnv>, n: usize) -> (bool, u64) {
     let entirely_free = |i: usize| m.section(i).is_some_and(|s| s.free == s.size);
+    let mut ok = true;
     let mut calls = 0;
     for (d, (v, c)) in REC_VALUE.iter().zip(&REC_CALLS).enumerate().take(n) {
         let Some(die) = m.die(d) else {
-            check!(false);
+            ok = false;
             continue;
         };
-        check!(v.load(Ordering::Relaxed) == die.value);
+        ok &= v.load(Ordering::Relaxed) == die.value;
         calls += c.load(Ordering::Relaxed);
         let mut maskable = 0;
         for b in 0..die.sections {
@@ -937,9 +938,9 @@ fn values_reached(m: &Map<crate::KernelEnv>, n: usize) -> u64 {
                 maskable |= 1 << b;
             }
         }
-        check!(legal_mask(die.mode, die.sections as u32, maskable) == (die.mask, die.value));
+        ok &= legal_mask(die.mode, die.sections as u32, maskable) == (die.mask, die.value);
     }
-    calls
+    (ok, calls)
 }
 
 fn live_mask_values_reach_dies() {
@@ -968,14 +969,16 @@ fn live_mask_values_reach_dies() {
             REC_VALUE[d].store(u64::MAX, Ordering::Relaxed);
         }
     }
+    // The checks are made at the end, once every die is handed back to its controller and every
+    // block freed: a failed check ends the case at once.
+    let mut all_registered = true;
     for (d, &base) in bases.iter().enumerate().take(n) {
         // SAFETY: `record_die` only touches atomics and passes the value on to the saved
         // callback, which may run from any CPU in atomic context; the cookie is a number.
-        check!(unsafe { m.register(base, record_die, d as *mut c_void) }.is_ok());
+        all_registered &= unsafe { m.register(base, record_die, d as *mut c_void) }.is_ok();
     }
     // Registering hands each die its current value at once.
-    let registered = values_reached(m, n);
-    check!(registered >= n as u64);
+    let (registered_ok, registered) = values_reached(m, n);
 
     // Take movable max-order blocks until a die's value changes: the allocator has reached a
     // masked section, which is refreshed again.
@@ -996,9 +999,7 @@ fn live_mask_values_reach_dies() {
         taken += 1;
     }
     let unmasked = changed(m);
-    check!(unmasked);
-    let after_take = values_reached(m, n);
-    check!(after_take > registered);
+    let (taken_ok, after_take) = values_reached(m, n);
 
     // Give them back: the section is entirely free and masked again.
     for b in held[..taken].iter_mut() {
@@ -1007,10 +1008,10 @@ fn live_mask_values_reach_dies() {
         unsafe { pasr_shim_free_block(b.0) };
         *b = (core::ptr::null_mut(), 0);
     }
-    let after_free = values_reached(m, n);
-    check!(after_free > after_take);
+    let (freed_ok, after_free) = values_reached(m, n);
 
     // Hand every die back to its controller; registering applies the current value.
+    let mut all_restored = true;
     for (d, &base) in bases.iter().enumerate().take(n) {
         // SAFETY: By the type invariants of `Saved`, nothing writes it while recorders are
         // registered.
@@ -1021,7 +1022,7 @@ fn live_mask_values_reach_dies() {
             Some((f, c)) => unsafe { m.register(base, f, c) },
             None => m.unregister(base),
         };
-        check!(r.is_ok());
+        all_restored &= r.is_ok();
     }
     kernel::pr_info!(
         "mask values: {} dies; recorder calls {} at registration, {} after taking {} blocks, {} after freeing them\n",
@@ -1031,6 +1032,11 @@ fn live_mask_values_reach_dies() {
         taken,
         after_free
     );
+    check!(all_registered && all_restored);
+    check!(registered_ok && registered >= n as u64);
+    check!(unmasked);
+    check!(taken_ok && after_take > registered);
+    check!(freed_ok && after_free > after_take);
 }
 
 // Registration with KUnit (6.12 has no `#[kunit_tests]`).
