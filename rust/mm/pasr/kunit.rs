@@ -4,16 +4,17 @@
 //!
 //! Most cases run on a private test map, so that they do not disturb the live one; the `live_*`
 //! cases check the live map against real max-order allocations on the booted kernel, which
-//! needs a layout on the command line (`make kunit` passes one).
+//! needs a layout (`make kunit` passes one on the command line). Without one PASR is off, and
+//! they are skipped with the reason.
 
 use crate::layout::{
     parse_die, parse_dt_die, parse_dt_interleaves, parse_interleave, parse_size, ErrorKind, Layout,
     LayoutError, Mode, ParamRef, MAX_DIES,
 };
-use crate::map::{legal_mask, Env, Map, Mismatch, State, Violation};
+use crate::map::{legal_mask, Env, Map, MaskFn, Mismatch, State, Violation};
 use core::cell::UnsafeCell;
 use core::ffi::c_void;
-use core::ptr::addr_of_mut;
+use core::ptr::{addr_of_mut, write_volatile};
 use core::sync::atomic::{AtomicU64, Ordering};
 use kernel::bindings;
 
@@ -27,6 +28,43 @@ macro_rules! check {
     ($cond:expr) => {
         kernel::kunit_assert!("pasr", "pasr/kunit.rs", 0, $cond)
     };
+}
+
+/// Marks the running case skipped, with `why` as its KTAP comment (`ok N name # SKIP why`), as
+/// C's `kunit_mark_skipped()` does. The case must return without checking anything more: a
+/// check that fails afterwards would still turn it into a failure.
+fn skip(why: &str) {
+    // SAFETY: FFI call without preconditions; it returns the running test or null.
+    let test = unsafe { bindings::kunit_get_current_test() };
+    if test.is_null() {
+        return;
+    }
+    // SAFETY: `test` is the running test, alive until the case returns; its thread is the only
+    // writer of its status during the case, as for `kunit_mark_skipped()`.
+    unsafe {
+        let comment = addr_of_mut!((*test).status_comment).cast::<u8>();
+        let n = why
+            .len()
+            .min(bindings::KUNIT_STATUS_COMMENT_SIZE as usize - 1);
+        core::ptr::copy_nonoverlapping(why.as_ptr(), comment, n);
+        write_volatile(comment.add(n), 0);
+        write_volatile(
+            addr_of_mut!((*test).status),
+            bindings::kunit_status_KUNIT_SKIPPED,
+        );
+    }
+}
+
+/// The live map; `None`, with the case marked skipped, when PASR is off: the kernel was booted
+/// without a layout (no `ddr_die=` and no device-tree layout) or with `pasr=off`. A map that
+/// failed is returned: the cases must fail on it.
+fn live() -> Option<&'static Map<crate::KernelEnv>> {
+    let m = crate::pasr();
+    if m.state() == State::Off {
+        skip("PASR is off: no DDR layout (boot with ddr_die= or a DT layout)");
+        return None;
+    }
+    Some(m)
 }
 
 /// Counts violations instead of warning, so the cases can provoke them.
@@ -556,14 +594,69 @@ fn mode_double_ended() {
 
 // Verifier.
 
+/// The free blocks of each section of the `TWO` layout, kept by a case from the puts and gets it
+/// makes: a truth for the verifier that owes nothing to the map's counters or lookup.
+struct Shadow([u8; 16]);
+
+impl Shadow {
+    /// The section of `TWO` holding `addr`: 16 sections of `S` from `0x4000_0000`, by arithmetic.
+    fn section(addr: u64) -> usize {
+        ((addr - 0x4000_0000) / S) as usize
+    }
+
+    /// Adds `delta` to the free blocks of every block of `[addr, addr + len)`.
+    fn count(&mut self, addr: u64, len: u64, delta: i8) {
+        let mut a = addr;
+        while a < addr + len {
+            let Some(n) = self.0.get_mut(Self::section(a)) else {
+                check!(false);
+                return;
+            };
+            *n = n.saturating_add_signed(delta);
+            a += BLOCK;
+        }
+    }
+
+    fn put(&mut self, m: &Map<TestEnv>, addr: u64, len: u64) {
+        m.put(addr, len);
+        self.count(addr, len, 1);
+    }
+
+    fn get(&mut self, m: &Map<TestEnv>, addr: u64, len: u64) {
+        m.get(addr, len);
+        self.count(addr, len, -1);
+    }
+
+    /// Bytes free in section `i`, by the shadow.
+    fn free(&self, i: usize) -> u64 {
+        self.0.get(i).map_or(0, |&n| u64::from(n) * BLOCK)
+    }
+}
+
 fn verify_agrees_with_truth() {
     let m = map(TWO, &["64M@0x40000000:0x60000000"]);
-    m.put(0x4000_0000, S);
-    m.put(0x6000_0000, S);
-    m.put(0x4000_0000 + 3 * S, S - BLOCK);
+    let mut t = Shadow([0; 16]);
+    // Section 0 and its pair 8 entirely free (masked), 3 partly free, 10 free then reused.
+    t.put(m, 0x4000_0000, S);
+    t.put(m, 0x6000_0000, S);
+    t.put(m, 0x4000_0000 + 3 * S, S - BLOCK);
+    t.put(m, 0x6000_0000 + 2 * S, S);
+    t.get(m, 0x6000_0000 + 2 * S + BLOCK, BLOCK);
+    check!(t.free(0) == S && t.free(3) == S - BLOCK && t.free(10) == S - BLOCK);
     let mut seen = 0;
-    check!(m.verify(|i| m.free(i), |_| seen += 1) == 0);
+    check!(m.verify(|i| t.free(i), |_| seen += 1) == 0);
     check!(seen == 0);
+    // The same truth catches a counter that is one block off: a put the shadow did not see.
+    m.put(0x4000_0000 + 5 * S, BLOCK);
+    let mut first = None;
+    let bad = m.verify(
+        |i| t.free(i),
+        |f: &Mismatch| {
+            first.get_or_insert(*f);
+        },
+    );
+    check!(bad == 1);
+    check!(first.map(|f| (f.section, f.counted, f.actual)) == Some((5, BLOCK, 0)));
 }
 
 fn verify_reports_corrupt_counter() {
@@ -603,7 +696,7 @@ extern "C" {
 }
 
 fn live_map_is_enabled() {
-    let m = crate::pasr();
+    let Some(m) = live() else { return };
     check!(m.state() == State::On);
     check!(m.die_count() >= 1);
     // Memory was freed into the buddy allocator at boot: some of it is counted free.
@@ -612,7 +705,7 @@ fn live_map_is_enabled() {
 
 fn live_max_order_blocks() {
     const N: usize = 16;
-    let m = crate::pasr();
+    let Some(m) = live() else { return };
     check!(m.state() == State::On);
     // SAFETY: FFI call without preconditions.
     let block = unsafe { pasr_shim_block_size() };
@@ -659,11 +752,12 @@ fn live_max_order_blocks() {
 /// Blocks the steering case may hold at once (1 GiB of 4 MiB blocks).
 const MAX_HELD: usize = 256;
 
-/// The blocks the steering case holds: page and physical address.
+/// The blocks the steering and mask value cases hold: page and physical address.
 ///
 /// # Invariants
 ///
-/// Only used by [`steering_round`], which KUnit runs one case at a time.
+/// Only used by [`steering_round`] and [`live_mask_values_reach_dies`], which KUnit runs one
+/// case at a time.
 struct Held(UnsafeCell<[(*mut c_void, u64); MAX_HELD]>);
 
 // SAFETY: See the type invariants: there is no concurrent access.
@@ -757,7 +851,7 @@ fn steering_round(steer: bool) -> (usize, usize, usize, usize) {
 }
 
 fn live_steering_keeps_free_sections_last() {
-    let m = crate::pasr();
+    let Some(m) = live() else { return };
     check!(m.state() == State::On);
     // Steered first, from the state steering kept since boot. Then without steering, where the
     // case must fail, or it proves nothing (it leaves blocks of free sections at the head).
@@ -780,14 +874,169 @@ fn live_steering_keeps_free_sections_last() {
     check!(lost_on == 0);
 }
 
-fn live_mask_values_reach_dies() {
-    let m = crate::pasr();
-    for d in 0..m.die_count() {
-        let Some(die) = m.die(d) else { continue };
-        check!(die.mask == m.mask(d));
-        check!(die.mode != Mode::Bank || die.value == die.mask);
-        check!(d < MAX_DIES);
+#[allow(clippy::declare_interior_mutable_const)]
+const ZERO: AtomicU64 = AtomicU64::new(0);
+/// Per die: the calls the recording controller received, and the last value.
+static REC_CALLS: [AtomicU64; MAX_DIES] = [ZERO; MAX_DIES];
+static REC_VALUE: [AtomicU64; MAX_DIES] = [ZERO; MAX_DIES];
+
+/// Per die: the controller callback and cookie the recorder stands in for.
+///
+/// # Invariants
+///
+/// Written only by [`live_mask_values_reach_dies`] while no die has [`record_die`] registered;
+/// read only by [`record_die`], while it is registered.
+struct Saved(UnsafeCell<[Option<(MaskFn, *mut c_void)>; MAX_DIES]>);
+
+// SAFETY: See the type invariants: the writer and the readers never overlap.
+unsafe impl Sync for Saved {}
+
+static SAVED: Saved = Saved(UnsafeCell::new([None; MAX_DIES]));
+
+/// Recording controller: notes the value that die `cookie` is handed, then passes it on to the
+/// controller it stands in for, if any, so that a real controller misses nothing.
+///
+/// # Safety
+///
+/// `cookie` is a die index. Callable wherever the saved callbacks are: from any CPU, in atomic
+/// context.
+unsafe extern "C" fn record_die(value: u64, cookie: *mut c_void) {
+    let d = cookie as usize;
+    if let (Some(v), Some(n)) = (REC_VALUE.get(d), REC_CALLS.get(d)) {
+        v.store(value, Ordering::Relaxed);
+        n.fetch_add(1, Ordering::Relaxed);
     }
+    // SAFETY: By the type invariants of `Saved`, nothing writes it while this is registered.
+    let saved = unsafe { (*SAVED.0.get()).get(d).copied().flatten() };
+    if let Some((f, c)) = saved {
+        // SAFETY: `f`'s registrant allows calls with `c` from any CPU in atomic context until it
+        // unregisters, which would have removed this recorder too.
+        unsafe { f(value, c) };
+    }
+}
+
+/// Whether, for each of the first `n` dies, the recording controller holds the value the map
+/// computed for the die, and the map's mask and value are those its section counters call for
+/// (entirely free sections whose pair is entirely free, legal for the mode); and the calls the
+/// recorder received so far.
+fn values_reached(m: &Map<crate::KernelEnv>, n: usize) -> (bool, u64) {
+    let entirely_free = |i: usize| m.section(i).is_some_and(|s| s.free == s.size);
+    let mut ok = true;
+    let mut calls = 0;
+    for (d, (v, c)) in REC_VALUE.iter().zip(&REC_CALLS).enumerate().take(n) {
+        let Some(die) = m.die(d) else {
+            ok = false;
+            continue;
+        };
+        ok &= v.load(Ordering::Relaxed) == die.value;
+        calls += c.load(Ordering::Relaxed);
+        let mut maskable = 0;
+        for b in 0..die.sections {
+            let i = die.first_section + b;
+            let pair = m.section(i).and_then(|s| s.pair);
+            if entirely_free(i) && pair.filter(|&p| !entirely_free(p)).is_none() {
+                maskable |= 1 << b;
+            }
+        }
+        ok &= legal_mask(die.mode, die.sections as u32, maskable) == (die.mask, die.value);
+    }
+    (ok, calls)
+}
+
+fn live_mask_values_reach_dies() {
+    let Some(m) = live() else { return };
+    check!(m.state() == State::On);
+    let n = m.die_count().min(MAX_DIES);
+    if n == 0 {
+        skip("no die in the live map: no mask value to check");
+        return;
+    }
+    if (0..n).all(|d| m.mask(d) == 0) {
+        skip("no section is masked: no mask value to check");
+        return;
+    }
+    let mut bases = [0u64; MAX_DIES];
+    let mut before = [0u64; MAX_DIES];
+    {
+        // SAFETY: By the type invariants of `Saved`, no recorder is registered: nothing reads it.
+        let saved = unsafe { &mut *SAVED.0.get() };
+        for d in 0..n {
+            let die = m.die(d);
+            bases[d] = die.map_or(u64::MAX, |die| die.base);
+            before[d] = die.map_or(0, |die| die.value);
+            saved[d] = m.callback(d);
+            REC_CALLS[d].store(0, Ordering::Relaxed);
+            REC_VALUE[d].store(u64::MAX, Ordering::Relaxed);
+        }
+    }
+    // The checks are made at the end, once every die is handed back to its controller and every
+    // block freed: a failed check ends the case at once.
+    let mut all_registered = true;
+    for (d, &base) in bases.iter().enumerate().take(n) {
+        // SAFETY: `record_die` only touches atomics and passes the value on to the saved
+        // callback, which may run from any CPU in atomic context; the cookie is a number.
+        all_registered &= unsafe { m.register(base, record_die, d as *mut c_void) }.is_ok();
+    }
+    // Registering hands each die its current value at once.
+    let (registered_ok, registered) = values_reached(m, n);
+
+    // Take movable max-order blocks until a die's value changes: the allocator has reached a
+    // masked section, which is refreshed again.
+    // SAFETY: By the type invariants of `Held`, nothing else uses it.
+    let held = unsafe { &mut *HELD.0.get() };
+    let mut taken = 0;
+    let changed = |m: &Map<crate::KernelEnv>| {
+        (0..n).any(|d| m.die(d).is_some_and(|die| die.value != before[d]))
+    };
+    while taken < MAX_HELD && !changed(m) {
+        let mut paddr = 0;
+        // SAFETY: `paddr` is valid for writes.
+        let page = unsafe { pasr_shim_alloc_movable_block(&mut paddr) };
+        if page.is_null() {
+            break;
+        }
+        held[taken] = (page, paddr);
+        taken += 1;
+    }
+    let unmasked = changed(m);
+    let (taken_ok, after_take) = values_reached(m, n);
+
+    // Give them back: the section is entirely free and masked again.
+    for b in held[..taken].iter_mut() {
+        // SAFETY: The page came from `pasr_shim_alloc_movable_block` and is freed once: its
+        // entry is cleared.
+        unsafe { pasr_shim_free_block(b.0) };
+        *b = (core::ptr::null_mut(), 0);
+    }
+    let (freed_ok, after_free) = values_reached(m, n);
+
+    // Hand every die back to its controller; registering applies the current value.
+    let mut all_restored = true;
+    for (d, &base) in bases.iter().enumerate().take(n) {
+        // SAFETY: By the type invariants of `Saved`, nothing writes it while recorders are
+        // registered.
+        let saved = unsafe { (*SAVED.0.get())[d] };
+        let r = match saved {
+            // SAFETY: The registrant of `f` has not unregistered (that would have removed the
+            // recorder), so its guarantee for `f` and `c` still holds.
+            Some((f, c)) => unsafe { m.register(base, f, c) },
+            None => m.unregister(base),
+        };
+        all_restored &= r.is_ok();
+    }
+    kernel::pr_info!(
+        "mask values: {} dies; recorder calls {} at registration, {} after taking {} blocks, {} after freeing them\n",
+        n,
+        registered,
+        after_take,
+        taken,
+        after_free
+    );
+    check!(all_registered && all_restored);
+    check!(registered_ok && registered >= n as u64);
+    check!(unmasked);
+    check!(taken_ok && after_take > registered);
+    check!(freed_ok && after_free > after_take);
 }
 
 // Registration with KUnit (6.12 has no `#[kunit_tests]`).

@@ -917,6 +917,19 @@ impl<E: Env> Map<E> {
         Ok(())
     }
 
+    /// The controller callback of die `d` and its cookie, if one is registered, so that a caller
+    /// that stands in for it for a while can hand the die back with [`Map::register`].
+    pub fn callback(&self, d: usize) -> Option<(MaskFn, *mut c_void)> {
+        if d >= self.ndies {
+            return None;
+        }
+        self.env.with_lock(|| {
+            // SAFETY: The lock is held.
+            let locked = unsafe { &*self.locked.get() };
+            locked.callback[d].map(|cb| (cb.f, cb.cookie))
+        })
+    }
+
     fn die_index(&self, base: u64) -> Option<usize> {
         self.dies[..self.ndies].iter().position(|d| d.base == base)
     }
