@@ -275,6 +275,16 @@ check_bench_output() {
 	fi
 }
 
+# kernel_clean WHAT LOG: die if LOG has a kernel report (the one list of
+# tools/debug-splats.sh) or an OOM kill
+kernel_clean() {
+	local hit
+	"$REPO/tools/debug-splats.sh" "$2" >&2 || die "bench: $1: kernel report in the log (above; log: $2)"
+	if hit="$(grep -m1 -F -- 'Out of memory' "$2")"; then
+		die "bench: $1: kernel log contains: $hit (log: $2)"
+	fi
+}
+
 # boot CONFIG N KERNEL_DIR EXTRA_CMDLINE [SMP]
 boot() {
 	local cfg="$1" n="$2" kdir="$3" extra="$4" smp="${5:-$SMP}" logf="$OUT/boot-$1-$2.log" rc s0 pat hit
@@ -291,11 +301,7 @@ boot() {
 	set -e
 	echo "$cfg-$n $(( $(date +%s) - s0 ))" >>"$OUT/boot-times.txt"
 	[ "$rc" = 0 ] || { tail -n 40 "$logf" >&2; die "bench: boot '$cfg': QEMU exited with $rc (log: $logf)"; }
-	for pat in 'Kernel panic' 'Oops' 'WARNING:' 'BUG:' 'Unable to handle kernel' 'Internal error:'; do
-		if hit="$(grep -m1 -F -- "$pat" "$logf")"; then
-			die "bench: boot '$cfg': kernel log contains: $hit (log: $logf)"
-		fi
-	done
+	kernel_clean "boot '$cfg'" "$logf"
 	grep -q 'PASR-BENCH: done' "$logf" || { tail -n 40 "$logf" >&2; die "bench: boot '$cfg': no 'PASR-BENCH: done' (log: $logf)"; }
 	check_bench_output "$logf" "boot '$cfg' $n"
 	log "bench: boot '$cfg' $n/$BOOTS done ($(( $(date +%s) - s0 ))s, log: build/bench/boot-$cfg-$n.log)"
@@ -330,11 +336,7 @@ power() {
 	set -e
 	echo "power-$mode $(( $(date +%s) - s0 ))" >>"$OUT/boot-times.txt"
 	[ "$rc" = 0 ] || { tail -n 40 "$logf" >&2; die "bench: power boot '$mode': QEMU exited with $rc (log: $logf)"; }
-	for pat in 'Kernel panic' 'Oops' 'WARNING:' 'BUG:' 'Unable to handle kernel' 'Internal error:' 'Out of memory'; do
-		if hit="$(grep -m1 -F -- "$pat" "$logf")"; then
-			die "bench: power boot '$mode': kernel log contains: $hit (log: $logf)"
-		fi
-	done
+	kernel_clean "power boot '$mode'" "$logf"
 	grep -q 'PASR-BENCH: done' "$logf" || { tail -n 40 "$logf" >&2; die "bench: power boot '$mode': no 'PASR-BENCH: done' (log: $logf)"; }
 	if hit="$(grep -m1 'PASR-BENCH: .*error=' "$logf")"; then
 		die "bench: power boot '$mode' failed: $hit (log: $logf)"
