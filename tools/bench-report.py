@@ -31,6 +31,18 @@ CALLS_FLATNESS_TARGET = 10.0
 KV = re.compile(r"(\w+)=(\S+)")
 
 
+
+def histogram_head(out, name, title, ncases):
+    """The gnuplot lines every clustered-histogram plot starts with."""
+    return f"""set terminal pngcairo size 900,540 noenhanced
+set output '{out}/{name}.png'
+set title '{title}'
+set style data histograms
+set style histogram clustered gap 1
+set xrange [-0.6:{ncases - 0.4}]
+set style fill solid 0.8 border -1
+"""
+
 def parse_log(path):
     d = {"info": {}, "alloc": [], "calls": [], "workload": [], "state": [],
          "errors": [], "boot_s": None, "init": {}, "trans": [], "trans_info": {},
@@ -911,14 +923,7 @@ def main():
         (f"'{dat}' using {i + 2}:xtic(1) title '{c}'" if i == 0 else f"'' using {i + 2} title '{c}'")
         for i, c in enumerate(cfgs))
     ylabel = "ns per pair (guest clock" + (", icount" if icount else "") + ")"
-    if gnuplot(f"""set terminal pngcairo size 900,540 noenhanced
-set output '{out}/alloc.png'
-set title 'alloc_pages + __free_pages, median ns per pair ({a.qemu_mode})'
-set style data histograms
-set style histogram clustered gap 1
-set xrange [-0.6:{len(cases) - 0.4}]
-set style fill solid 0.8 border -1
-set logscale y
+    if gnuplot(f"""{histogram_head(out, 'alloc', f'alloc_pages + __free_pages, median ns per pair ({a.qemu_mode})', len(cases))}set logscale y
 set ylabel '{ylabel}'
 set key top left
 set grid ytics
@@ -933,14 +938,7 @@ plot {cols}
             label = f"order{k[0]}" + (f"x{k[1]}" if k[1] > 1 else "")
             on, off = stats[("on",) + k]["med"], stats[("off",) + k]["med"]
             f.write(f"{label} {(on / off - 1) * 100:.4f} {ALLOC_TARGET.get(k[0], 0)}\n")
-    if gnuplot(f"""set terminal pngcairo size 900,540 noenhanced
-set output '{out}/overhead.png'
-set title 'PASR on against off: allocator overhead per case, and its target'
-set style data histograms
-set style histogram clustered gap 1
-set xrange [-0.6:{len(cases) - 0.4}]
-set style fill solid 0.8 border -1
-set ylabel 'overhead, percent'
+    if gnuplot(f"""{histogram_head(out, 'overhead', f'PASR on against off: allocator overhead per case, and its target', len(cases))}set ylabel 'overhead, percent'
 set grid ytics
 set key top left
 plot '{dat}' using 2:xtic(1) title 'measured overhead (on/off - 1)', '' using 3 title 'target: at most' fs pattern 4

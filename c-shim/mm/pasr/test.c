@@ -36,6 +36,18 @@
 
 #include "internal.h"
 
+/* pasr_test_get_cmd - copy a command written to a test file, NUL-terminated */
+static int __maybe_unused pasr_test_get_cmd(char *buf, size_t size,
+					    const char __user *ubuf, size_t count)
+{
+	if (count >= size)
+		return -EINVAL;
+	if (copy_from_user(buf, ubuf, count))
+		return -EFAULT;
+	buf[count] = '\0';
+	return 0;
+}
+
 /*
  * --- fault injection ---
  *
@@ -227,11 +239,9 @@ static ssize_t pasr_stress_write(struct file *file, const char __user *ubuf,
 	char buf[48];
 	int ret;
 
-	if (count >= sizeof(buf))
-		return -EINVAL;
-	if (copy_from_user(buf, ubuf, count))
-		return -EFAULT;
-	buf[count] = '\0';
+	ret = pasr_test_get_cmd(buf, sizeof(buf), ubuf, count);
+	if (ret)
+		return ret;
 	if (sscanf(buf, "kthreads %u %u", &a, &b) == 2 && a >= 1 &&
 	    a <= PASR_STRESS_MAX_THREADS && b <= PASR_STRESS_MAX_SECONDS)
 		ret = pasr_stress_kthreads(a, b);
@@ -293,11 +303,9 @@ static ssize_t pasr_hot_add_write(struct file *file, const char __user *ubuf,
 	char buf[64], *p;
 	int ret;
 
-	if (count >= sizeof(buf))
-		return -EINVAL;
-	if (copy_from_user(buf, ubuf, count))
-		return -EFAULT;
-	buf[count] = '\0';
+	ret = pasr_test_get_cmd(buf, sizeof(buf), ubuf, count);
+	if (ret)
+		return ret;
 	size = memparse(buf, &p);
 	if (*p != '@')
 		return -EINVAL;
