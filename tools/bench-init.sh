@@ -47,9 +47,9 @@ B=/sys/kernel/debug/pasr_bench
 # (/sys/kernel/debug/pasr_bench/freeable: entirely free, reserved by the
 # governor, or holding only free and movable pages). The governor is on from boot (pasr.governor=1)
 # in the 'on' boots, off in the 'off' boots.
-SYS=/sys/kernel/mm/pasr
-SIM=/sys/kernel/debug/pasr-sim
-meminfo() { awk -v k="$1:" '$1 == k {print $2 * 1024}' /proc/meminfo; }
+# SYS, SIM, meminfo, ideal, section_bytes: the selftests' helpers (tools/bench.sh
+# installs selftests/lib/pasr.sh as /lib/pasr.sh)
+. /lib/pasr.sh
 power_sample() { # power_sample MODE PHASE
 	r=0
 	[ -r $SYS/governor/stats/reserved_bytes ] && r=$(cat $SYS/governor/stats/reserved_bytes)
@@ -60,7 +60,7 @@ power_sample() { # power_sample MODE PHASE
 	fr=$(echo "$fl" | sed -n 's/.* freeable=\([0-9]*\).*/\1/p')
 	fm=$(echo "$fl" | sed -n 's/^map=\([^ ]*\) .*/\1/p')
 	[ -n "$fr" ] || { echo "PASR-BENCH: error=no-$B/freeable"; fr=0; }
-	n=$(((f + r) / section))
+	n=$(($(ideal "$r") / section))
 	[ "$n" -le "$fr" ] || n=$fr
 	i=$((n * section))
 	# 'total dies 2 writes N masked M refreshed a/b power_85c_uw X ...' -> key=value
@@ -73,7 +73,7 @@ power_run() {
 		echo "PASR-BENCH: error=power-no-sim-or-pasr-off"
 		return
 	fi
-	section=$(($(cat $SYS/total_bytes) / $(cat $SYS/sections)))
+	section=$(section_bytes)
 	total=$(meminfo MemTotal)
 	anon=$((total * 50 / 100 / 1048576))
 	cache=$((total * 30 / 100 / 1048576))

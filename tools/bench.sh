@@ -246,6 +246,7 @@ mkdir -p "$root"/{bin,sbin,usr/bin,usr/sbin,proc,sys,dev,tmp,mnt,etc}
 cp "$BB" "$root/bin/busybox"
 ln -s busybox "$root/bin/sh"
 install -m 755 "$REPO/tools/bench-init.sh" "$root/init"
+install -D -m 644 "$REPO/selftests/lib/pasr.sh" "$root/lib/pasr.sh"
 echo 'root:x:0:0:root:/:/bin/sh' >"$root/etc/passwd"
 ( cd "$root" && find . -print | LC_ALL=C sort | cpio --quiet -o -H newc --owner=0:0 ) | gzip -9n >"$OUT/initramfs.cpio.gz"
 rm -rf "$root"
