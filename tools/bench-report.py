@@ -32,6 +32,16 @@ KV = re.compile(r"(\w+)=(\S+)")
 
 
 
+
+def bench_line(line):
+    """A 'PASR-BENCH: KIND key=value...' console line: (its offset, its words
+    after 'PASR-BENCH:', the key/value dict), or (-1, [], {}) for any other line."""
+    i = line.find("PASR-BENCH: ")
+    rest = line[i + len("PASR-BENCH: "):].split() if i >= 0 else []
+    if not rest:
+        return -1, [], {}
+    return i, rest, dict(KV.findall(" ".join(rest[1:])))
+
 def histogram_head(out, name, title, ncases):
     """The gnuplot lines every clustered-histogram plot starts with."""
     return f"""set terminal pngcairo size 900,540 noenhanced
@@ -53,14 +63,10 @@ def parse_log(path):
             m = re.search(r"\[\s*(\d+\.\d+)\]\s+Run /init as init process", line)
             if m:
                 d["boot_s"] = float(m.group(1))
-            i = line.find("PASR-BENCH: ")
-            if i < 0:
-                continue
-            rest = line[i + len("PASR-BENCH: "):].split()
+            i, rest, kv = bench_line(line)
             if not rest:
                 continue
             kind = rest[0]
-            kv = dict(KV.findall(" ".join(rest[1:])))
             if "error" in kv or kind.startswith("error="):
                 d["errors"].append(line[i:])
                 continue
@@ -156,13 +162,10 @@ def parse_power_log(path):
                     "idd6": {"85c": [int(x) for x in m.group(3).split("/")],
                              "45c": [int(x) for x in m.group(4).split("/")]},
                     "uv": int(m.group(5))}
-            i = line.find("PASR-BENCH: ")
-            if i < 0:
-                continue
-            rest = line[i + len("PASR-BENCH: "):].split()
+            i, rest, kv = bench_line(line)
             if not rest:
                 continue
-            kind, kv = rest[0], dict(KV.findall(" ".join(rest[1:])))
+            kind = rest[0]
             if "error" in kv or kind.startswith("error="):
                 d["errors"].append(line[i:])
             elif kind == "power":
