@@ -286,24 +286,33 @@ kernel_clean() {
 	fi
 }
 
-# boot CONFIG N KERNEL_DIR EXTRA_CMDLINE [SMP]
-boot() {
-	local cfg="$1" n="$2" kdir="$3" extra="$4" smp="${5:-$SMP}" logf="$OUT/boot-$1-$2.log" rc s0 pat hit
-	local append="console=ttyAMA0 panic=-1 bench.loops=$LOOPS bench.mib=$MIB $LAYOUT${extra:+ $extra}"
+# qemu_boot WHAT KEY LOG QEMU_ARGS...: one bench boot of QEMU's arm64 virt machine,
+# console in LOG, its time under KEY in boot-times.txt; dies on a QEMU failure,
+# a kernel report or a missing 'PASR-BENCH: done'
+qemu_boot() {
+	local what="$1" key="$2" logf="$3" rc s0
+	shift 3
 	local qemu=(qemu-system-aarch64 -machine virt -cpu cortex-a57 -nographic -net none -no-reboot
-		-m "$MEM" -smp "$smp" ${icount_args[@]+"${icount_args[@]}"}
-		-kernel "$BUILD/out/$kdir/arch/arm64/boot/Image" -initrd "$OUT/initramfs.cpio.gz"
-		-append "$append")
-	[ "$n" != 1 ] || log "bench: boot '$cfg': ${qemu[*]}"
+		${icount_args[@]+"${icount_args[@]}"} -initrd "$OUT/initramfs.cpio.gz" "$@")
+	[ -n "${QEMU_QUIET:-}" ] || log "bench: $what: ${qemu[*]}"
 	s0=$(date +%s)
 	set +e
 	timeout -k 5 "$TIMEOUT" "${qemu[@]}" </dev/null >"$logf" 2>&1
 	rc=$?
 	set -e
-	echo "$cfg-$n $(( $(date +%s) - s0 ))" >>"$OUT/boot-times.txt"
-	[ "$rc" = 0 ] || { tail -n 40 "$logf" >&2; die "bench: boot '$cfg': QEMU exited with $rc (log: $logf)"; }
-	kernel_clean "boot '$cfg'" "$logf"
-	grep -q 'PASR-BENCH: done' "$logf" || { tail -n 40 "$logf" >&2; die "bench: boot '$cfg': no 'PASR-BENCH: done' (log: $logf)"; }
+	echo "$key $(( $(date +%s) - s0 ))" >>"$OUT/boot-times.txt"
+	[ "$rc" = 0 ] || { tail -n 40 "$logf" >&2; die "bench: $what: QEMU exited with $rc (log: $logf)"; }
+	kernel_clean "$what" "$logf"
+	grep -q 'PASR-BENCH: done' "$logf" || { tail -n 40 "$logf" >&2; die "bench: $what: no 'PASR-BENCH: done' (log: $logf)"; }
+}
+
+# boot CONFIG N KERNEL_DIR EXTRA_CMDLINE [SMP]
+boot() {
+	local cfg="$1" n="$2" kdir="$3" extra="$4" smp="${5:-$SMP}" logf="$OUT/boot-$1-$2.log" s0
+	local append="console=ttyAMA0 panic=-1 bench.loops=$LOOPS bench.mib=$MIB $LAYOUT${extra:+ $extra}"
+	s0=$(date +%s)
+	QEMU_QUIET="$([ "$n" = 1 ] || echo 1)" qemu_boot "boot '$cfg'" "$cfg-$n" "$logf" \
+		-m "$MEM" -smp "$smp" -kernel "$BUILD/out/$kdir/arch/arm64/boot/Image" -append "$append"
 	check_bench_output "$logf" "boot '$cfg' $n"
 	log "bench: boot '$cfg' $n/$BOOTS done ($(( $(date +%s) - s0 ))s, log: build/bench/boot-$cfg-$n.log)"
 }
@@ -322,23 +331,13 @@ done
 # ---- power-down effectiveness ------------------------------------------------
 # power MODE EXTRA_CMDLINE: one boot of the bench-power kernel, log power-MODE-1.log
 power() {
-	local mode="$1" extra="$2" logf="$OUT/power-$1-1.log" rc s0 pat hit
+	local mode="$1" extra="$2" logf="$OUT/power-$1-1.log" s0 hit
 	local append="console=ttyAMA0 panic=-1 $POWER_CMDLINE bench.power=$mode bench.idle=$POWER_IDLE${extra:+ $extra}"
-	local qemu=(qemu-system-aarch64 -machine virt -cpu cortex-a57 -nographic -net none -no-reboot
-		-m "$POWER_MEM" -smp "$SMP" ${icount_args[@]+"${icount_args[@]}"}
-		-kernel "$BUILD/out/bench-power/arch/arm64/boot/Image" -initrd "$OUT/initramfs.cpio.gz"
-		-dtb "$dtb" -drive "file=$disk,format=raw,if=none,id=hd0,readonly=on"
-		-device virtio-blk-device,drive=hd0 -append "$append")
-	log "bench: power boot '$mode': ${qemu[*]}"
 	s0=$(date +%s)
-	set +e
-	timeout -k 5 "$TIMEOUT" "${qemu[@]}" </dev/null >"$logf" 2>&1
-	rc=$?
-	set -e
-	echo "power-$mode $(( $(date +%s) - s0 ))" >>"$OUT/boot-times.txt"
-	[ "$rc" = 0 ] || { tail -n 40 "$logf" >&2; die "bench: power boot '$mode': QEMU exited with $rc (log: $logf)"; }
-	kernel_clean "power boot '$mode'" "$logf"
-	grep -q 'PASR-BENCH: done' "$logf" || { tail -n 40 "$logf" >&2; die "bench: power boot '$mode': no 'PASR-BENCH: done' (log: $logf)"; }
+	qemu_boot "power boot '$mode'" "power-$mode" "$logf" \
+		-m "$POWER_MEM" -smp "$SMP" -kernel "$BUILD/out/bench-power/arch/arm64/boot/Image" \
+		-dtb "$dtb" -drive "file=$disk,format=raw,if=none,id=hd0,readonly=on" \
+		-device virtio-blk-device,drive=hd0 -append "$append"
 	if hit="$(grep -m1 'PASR-BENCH: .*error=' "$logf")"; then
 		die "bench: power boot '$mode' failed: $hit (log: $logf)"
 	fi
