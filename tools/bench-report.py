@@ -33,14 +33,19 @@ KV = re.compile(r"(\w+)=(\S+)")
 
 
 
-def bench_line(line):
-    """A 'PASR-BENCH: KIND key=value...' console line: (its offset, its words
-    after 'PASR-BENCH:', the key/value dict), or (-1, [], {}) for any other line."""
+def bench_line(line, errors):
+    """A 'PASR-BENCH: KIND key=value...' console line: (its words after
+    'PASR-BENCH:', the key/value dict); ([], {}) for any other line, and for
+    an error line, which goes to errors."""
     i = line.find("PASR-BENCH: ")
     rest = line[i + len("PASR-BENCH: "):].split() if i >= 0 else []
     if not rest:
-        return -1, [], {}
-    return i, rest, dict(KV.findall(" ".join(rest[1:])))
+        return [], {}
+    kv = dict(KV.findall(" ".join(rest[1:])))
+    if "error" in kv or rest[0].startswith("error="):
+        errors.append(line[i:])
+        return [], {}
+    return rest, kv
 
 def histogram_head(out, name, title, ncases):
     """The gnuplot lines every clustered-histogram plot starts with."""
@@ -63,13 +68,10 @@ def parse_log(path):
             m = re.search(r"\[\s*(\d+\.\d+)\]\s+Run /init as init process", line)
             if m:
                 d["boot_s"] = float(m.group(1))
-            i, rest, kv = bench_line(line)
+            rest, kv = bench_line(line, d["errors"])
             if not rest:
                 continue
             kind = rest[0]
-            if "error" in kv or kind.startswith("error="):
-                d["errors"].append(line[i:])
-                continue
             if kind == "info":
                 d["info"] = kv
             elif kind == "init":
@@ -162,13 +164,11 @@ def parse_power_log(path):
                     "idd6": {"85c": [int(x) for x in m.group(3).split("/")],
                              "45c": [int(x) for x in m.group(4).split("/")]},
                     "uv": int(m.group(5))}
-            i, rest, kv = bench_line(line)
+            rest, kv = bench_line(line, d["errors"])
             if not rest:
                 continue
             kind = rest[0]
-            if "error" in kv or kind.startswith("error="):
-                d["errors"].append(line[i:])
-            elif kind == "power":
+            if kind == "power":
                 d["samples"].append(kv)
             elif kind == "power-info":
                 d["info"] = kv
