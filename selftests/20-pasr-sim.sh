@@ -15,12 +15,11 @@
 RTC=/sys/class/rtc/rtc0/wakealarm
 
 . "$(dirname "$0")/lib/pasr.sh"
-D=$SIM
 
 # dies: "die 0 mr 0x0 writes 3; die 1 mr 0xfe writes 9"
 dies() {
 	awk '$1 == "die" { for (i = 3; i < NF; i++) { if ($i == "mr") m = $(i + 1); if ($i == "writes") w = $(i + 1) }
-		printf "%sdie %s mr %s writes %s", sep, $2, m, w; sep = "; " }' $D/status
+		printf "%sdie %s mr %s writes %s", sep, $2, m, w; sep = "; " }' $SIM/status
 }
 
 # positive X: X (e.g. "43.7%" or "12.500") is greater than zero
@@ -29,7 +28,7 @@ positive() { echo "$1" | awk '{ exit !($1 + 0 > 0) }'; }
 # enter MS: simulated self-refresh for MS ms; prints the new violations
 enter() {
 	v=$(sr violations)
-	echo "$1" >$D/self_refresh || { echo -1; return; }
+	echo "$1" >$SIM/self_refresh || { echo -1; return; }
 	echo $(($(sr violations) - v))
 }
 
@@ -37,10 +36,10 @@ names="kunit status self-refresh retention suspend"
 fault="$(arg pasr_sim_test.fault)"
 [ "$fault" = 1 ] && names="kunit status self-refresh fault-detect"
 
-if [ ! -d $D ]; then
+if [ ! -d $SIM ]; then
 	if grep -qs 'linux,lpddr-pasr-sim' /proc/device-tree/*/compatible &&
 		[ "$(cat $SYS/enabled 2>/dev/null)" = 1 ]; then
-		result pasr-sim-probe FAIL "(PASR is on and the DT has a linux,lpddr-pasr-sim node, but no $D)"
+		result pasr-sim-probe FAIL "(PASR is on and the DT has a linux,lpddr-pasr-sim node, but no $SIM)"
 	else
 		for t in $names; do
 			result pasr-sim-$t SKIP "(no simulated PASR controller)"

@@ -13,7 +13,6 @@
 # memory really poisoned during the soak (so that a lost page would have been
 # seen) and 0 verifier mismatches.
 
-D=/sys/kernel/debug/pasr-sim
 T=pasr-soak
 M=/mnt/soak
 S=/tmp/soak
@@ -21,8 +20,8 @@ S=/tmp/soak
 . "$(dirname "$0")/lib/pasr.sh"
 
 rounds="$(arg pasr_test.soak)" || { result $T SKIP "(pasr_test.soak=ROUNDS not given)"; exit 0; }
-if [ ! -w $D/self_refresh ]; then
-	result $T FAIL "(no $D/self_refresh: simulated controller not bound)"
+if [ ! -w $SIM/self_refresh ]; then
+	result $T FAIL "(no $SIM/self_refresh: simulated controller not bound)"
 	exit 0
 fi
 
@@ -51,7 +50,7 @@ enter() {
 	m=$(sim_total masked)
 	[ "$m" -lt "$mmin" ] && mmin=$m
 	[ "$m" -gt "$mmax" ] && mmax=$m
-	echo 10 >$D/self_refresh || serr=$((serr + 1))
+	echo 10 >$SIM/self_refresh || serr=$((serr + 1))
 }
 
 mkdir -p $M $S && mount -t tmpfs -o size=90% tmpfs $M
