@@ -33,7 +33,7 @@ kernel: tree
 	@tools/kernel.sh
 
 # rebuilt only when one of its inputs changed (selftests/ itself: a test added or removed)
-$(INITRAMFS): qemu/mkinitramfs.sh qemu/init selftests $(wildcard selftests/*.sh selftests/lib/*.sh) $(BUSYBOX)
+$(INITRAMFS): qemu/mkinitramfs.sh qemu/init selftests $(wildcard selftests/*.sh selftests/lib/*.sh selftests/bin/*.c) $(BUSYBOX)
 	@qemu/mkinitramfs.sh
 
 $(BUSYBOX):

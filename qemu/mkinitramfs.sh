@@ -1,6 +1,8 @@
 #!/bin/bash
 # Build build/initramfs/initramfs.cpio.gz: busybox-static (arm64) as /bin/busybox,
-# qemu/init as /init, and every selftests/*.sh as /selftests/*.sh.
+# qemu/init as /init, every selftests/*.sh as /selftests/*.sh, and every
+# selftests/bin/*.c (freestanding test programs, no libc) built with clang
+# as /bin/<name>.
 set -euo pipefail
 . "$(dirname "$0")/../tools/lib.sh"
 
@@ -23,6 +25,12 @@ for t in "$REPO"/selftests/*.sh; do
 	[ -f "$t" ] || continue
 	cp "$t" "$root/selftests/"
 	chmod 755 "$root/selftests/$(basename "$t")"
+done
+for c in "$REPO"/selftests/bin/*.c; do
+	[ -f "$c" ] || continue
+	clang --target=aarch64-linux-gnu -O2 -Wall -Werror -nostdlib -static -ffreestanding \
+		-fno-builtin -fno-stack-protector -fuse-ld=lld \
+		-o "$root/bin/$(basename "$c" .c)" "$c" || die "initramfs: cannot build $c"
 done
 echo 'root:x:0:0:root:/:/bin/sh' >"$root/etc/passwd"
 

@@ -5,7 +5,10 @@
 # in build/results/scenario.txt and build/results/selftest.txt.
 # Besides NAME MEM SMP CMDLINE TIMEOUT EXPECT REJECT (see default.conf), a
 # scenario may set DT_LAYOUT (boot with the DTB of qemu/mkdtb.sh --layout
-# DT_LAYOUT: default or a layout file) and ALLOW_WARN=1 (boot.sh --allow-warn).
+# DT_LAYOUT: default or a layout file), ALLOW_WARN=1 (boot.sh --allow-warn)
+# and PANIC=REGEX: the boot ends in a panic on purpose, whose 'Kernel panic'
+# line must match REGEX; boot.sh's verdict is replaced by the splat check of
+# the log before that line (and QEMU must not time out).
 # A scenario that passed is not booted again while its inputs (kernel,
 # initramfs, DT sources, the scenario and these scripts) are unchanged: its
 # results are reused and the log says so. PASR_NO_CACHE=1 boots everything.
@@ -65,7 +68,7 @@ kunit_results() {
 for conf in "${confs[@]}"; do
 	[ -f "$conf" ] || continue
 	NAME="$(basename "$conf" .conf)" MEM=1G SMP=2 CMDLINE="" TIMEOUT=300 EXPECT="" REJECT=""
-	DT_LAYOUT="" ALLOW_WARN=0 DEBUG=0 DEBUG_CMDLINE="" DEBUG_SPLAT=""
+	DT_LAYOUT="" ALLOW_WARN=0 DEBUG=0 DEBUG_CMDLINE="" DEBUG_SPLAT="" PANIC=""
 	# shellcheck disable=SC1090
 	. "$conf"
 	if [ "$DEBUG_RUN" = 1 ]; then
@@ -109,12 +112,24 @@ for conf in "${confs[@]}"; do
 		--timeout "$TIMEOUT" --log "$logf" >"$logf.out" 2>&1; then
 		if [ -n "$DEBUG_SPLAT" ] && ! grep -q '^boot: FAIL: QEMU' "$logf.out"; then
 			: # the report is provoked on purpose; checked below
+		elif [ -n "$PANIC" ] && ! grep -q '^boot: FAIL: QEMU' "$logf.out"; then
+			: # the panic is provoked on purpose; checked below
 		else
 			ok=0
 			grep '^boot: FAIL' "$logf.out" >&2 || tail -n 20 "$logf.out" >&2
 		fi
 	fi
 	log "scenario $NAME: booted in $(( $(date +%s) - s0 ))s (timeout ${TIMEOUT}s)"
+	if [ -n "$PANIC" ]; then
+		if ! grep -qE -- "Kernel panic.*($PANIC)" "$logf"; then
+			log "scenario $NAME: the boot was to end in a panic matching '$PANIC'; it did not"
+			ok=0
+		elif ! sed '/Kernel panic/,$d' "$logf" >"$logf.before-panic" ||
+			! "$REPO/tools/debug-splats.sh" "$logf.before-panic" >&2; then
+			log "scenario $NAME: a kernel report before the panic provoked on purpose (above)"
+			ok=0
+		fi
+	fi
 	if [ "$DEBUG_RUN" = 1 ]; then
 		wopt=()
 		[ "$ALLOW_WARN" != 1 ] || wopt=(--allow-warn)

@@ -131,7 +131,7 @@ test_retention() {
 	n2=$(enter 100)
 	d="(filled ${USED}MiB until data reached two masked sections: masked sections $m0 -> $m1 -> $m2 after freeing; violations $n with the data in place, $n2 after; data corrupted: $bad)"
 	if [ "$UNMASKED" = 1 ] && [ "$n" = 0 ] && [ "$n2" = 0 ] && [ "$bad" -eq 0 ] &&
-		[ "$m2" -le "$m0" ] && [ "$(mismatches)" = 0 ]; then
+		[ "$m2" -ge "$m1" ] && [ "$(mismatches)" = 0 ]; then
 		result pasr-sim-retention PASS "$d"
 	else
 		result pasr-sim-retention FAIL "$d"

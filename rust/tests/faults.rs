@@ -82,6 +82,39 @@ fn injected_faults_are_caught() {
         !stress_masks_disagree(),
         "masks disagree even with the lock"
     );
+    // Unregistering or shutting down without writing value 0: the controller keeps a mask.
+    let last = std::sync::atomic::AtomicU64::new(u64::MAX);
+    unsafe extern "C" fn latch(value: u64, cookie: *mut std::ffi::c_void) {
+        // SAFETY: The cookie is `&last`, alive for the whole test.
+        unsafe {
+            (*(cookie as *const std::sync::atomic::AtomicU64)).store(value, Ordering::Relaxed)
+        };
+    }
+    let cookie = &last as *const _ as *mut std::ffi::c_void;
+    for (fault, name) in [
+        (faults::NO_CLEAR_ON_UNREGISTER, "no-clear-on-unregister"),
+        (faults::NO_CLEAR_ON_SHUTDOWN, "no-clear-on-shutdown"),
+    ] {
+        let shutdown = fault == faults::NO_CLEAR_ON_SHUTDOWN;
+        let kept = |fault| {
+            let m = map_of(&TWO, &[]);
+            m.put(0x4000_0000, S);
+            // SAFETY: `latch` only stores into `last`, which outlives the map.
+            unsafe { m.register(0x4000_0000, latch, cookie) }.unwrap();
+            with_fault(fault, || {
+                if shutdown {
+                    m.shutdown()
+                } else {
+                    m.unregister(0x4000_0000).unwrap()
+                }
+            });
+            last.load(Ordering::Relaxed)
+        };
+        assert_eq!(kept(0), 0, "value 0 not written without the fault");
+        assert_eq!(kept(fault), 1, "the fault switch had no effect");
+        println!("fault {name}: the controller keeps mask 1");
+    }
+
     let rounds = (1..=50).find(|_| with_fault(faults::NO_LOCK, stress_masks_disagree));
     assert!(rounds.is_some(), "50 unlocked rounds never lost an update");
     println!(

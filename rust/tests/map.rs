@@ -136,11 +136,23 @@ fn callbacks_get_each_new_value_once() {
     m.get(0x6000_0000 + 3 * S, BLOCK);
     m.put(0x6000_0000 + 3 * S, BLOCK / 2); // No change: no call.
     assert_eq!(*CALLS.lock().unwrap(), [(0x08, 7), (0x18, 7), (0x10, 7)]);
+    // SAFETY: As above.
+    let busy = unsafe { m.register(0x6000_0000, record, 8 as *mut c_void) };
+    assert_eq!(busy, Err(RegisterError::Busy));
+    // Unregistering hands over full refresh first.
     m.unregister(0x6000_0000).unwrap();
+    assert_eq!(CALLS.lock().unwrap()[3..], [(0, 7)]);
     m.put(0x6000_0000 + 3 * S + BLOCK / 2, BLOCK / 2);
-    assert_eq!(CALLS.lock().unwrap().len(), 3);
+    assert_eq!(CALLS.lock().unwrap().len(), 4);
     assert_eq!(m.mask(1), 0x18);
+    assert_eq!(m.unregister(0x6000_0000), Err(RegisterError::NotRegistered));
     assert_eq!(m.unregister(0x1234), Err(RegisterError::NoSuchDie));
+    // SAFETY: As above.
+    unsafe { m.register(0x6000_0000, record, 9 as *mut c_void) }.unwrap();
+    m.shutdown();
+    m.put(0x4000_0000 + S, S);
+    assert_eq!(CALLS.lock().unwrap()[4..], [(0x18, 9), (0, 9)]);
+    assert_eq!((m.mask(0), m.mask(1)), (0, 0));
 }
 
 #[test]

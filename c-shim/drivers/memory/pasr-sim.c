@@ -21,9 +21,16 @@
  * kernel survives to report the bug. In a section the evacuation governor
  * holds as a reservation (CONFIG_PASR_GOVERNOR), every page must be free or
  * held by the governor (an order-0 page with one reference, in no page cache
- * and mapped nowhere): those hold no data and are overwritten too. Pages
- * that hold no data lose their first cache line only, to keep the time spent
- * with every CPU stopped short.
+ * and mapped nowhere): those hold no data and are overwritten too. Every
+ * byte of every page overwritten is lost, as in real DRAM: nothing that
+ * reads free memory later (init_on_free, page poisoning) can be fooled by
+ * a page that kept most of its old contents.
+ *
+ * Full refresh comes back when the controller lets go of its dies: on
+ * unbind, the PASR core hands every die value 0 as the driver unregisters;
+ * on reboot, power-off and panic, the core's notifiers do. The driver prints
+ * each die's final value then ("die N MR value 0x0 (shutdown)"), so that the
+ * tests can check it.
  *
  * A power model estimates the self-refresh power (IDD6 x VDD) of every die
  * from the fraction of it still refreshed, and the energy PASR saved over
@@ -36,7 +43,6 @@
 
 #include <linux/bitops.h>
 #include <linux/bug.h>
-#include <linux/cache.h>
 #include <linux/debugfs.h>
 #include <linux/device.h>
 #include <linux/kasan.h>
@@ -47,8 +53,10 @@
 #include <linux/mod_devicetable.h>
 #include <linux/mutex.h>
 #include <linux/of.h>
+#include <linux/notifier.h>
 #include <linux/overflow.h>
 #include <linux/page-flags.h>
+#include <linux/panic_notifier.h>
 #include <linux/pasr.h>
 #include <linux/platform_device.h>
 #include <linux/pm.h>
@@ -69,8 +77,6 @@
  * that a corruption found later is recognisably this one.
  */
 #define PASR_SIM_POISON		0xd5
-/* Bytes overwritten at the start of every lost page that holds no data. */
-#define PASR_SIM_POISON_HEAD	L1_CACHE_BYTES
 
 /* Mode-register writes logged per die; later ones are only counted. */
 #define PASR_SIM_LOG_WRITES	8
@@ -154,6 +160,7 @@ struct pasr_sim {
 	struct dentry *debugfs;
 	struct delayed_work log_work;
 	unsigned int log_polls;
+	struct notifier_block panic_nb;
 };
 
 /* Only one controller: debugfs names are global. */
@@ -468,28 +475,14 @@ static void pasr_sim_log_work(struct work_struct *work)
 
 /* ---- self-refresh entry: check and lose the unrefreshed sections --------- */
 
-/* Overwrites @nr pages in full: memory that held data. */
+/* Overwrites every byte of @nr pages, as unrefreshed DRAM loses them. */
 static void pasr_sim_poison(struct pasr_sim_entry *e, struct page *page,
 			    unsigned long nr)
-{
-	memset(page_address(page), PASR_SIM_POISON, nr << PAGE_SHIFT);
-	e->poisoned_pages += nr;
-}
-
-/*
- * Overwrites the first PASR_SIM_POISON_HEAD bytes of each of @nr pages that
- * hold no data (free, or held by the governor). Enough for anyone who reads
- * them to see the loss; overwriting gigabytes in full would keep every CPU
- * stopped for seconds under emulation and trip the RCU stall detector.
- */
-static void pasr_sim_poison_head(struct pasr_sim_entry *e, struct page *page,
-				 unsigned long nr)
 {
 	unsigned long i;
 
 	for (i = 0; i < nr; i++)
-		memset(page_address(page + i), PASR_SIM_POISON,
-		       PASR_SIM_POISON_HEAD);
+		memset(page_address(page + i), PASR_SIM_POISON, PAGE_SIZE);
 	e->poisoned_pages += nr;
 }
 
@@ -505,7 +498,7 @@ static void pasr_sim_poison_free(struct pasr_sim_entry *e, struct page *page,
 	if (debug_pagealloc_enabled_static())
 		return;
 	kasan_disable_current();
-	pasr_sim_poison_head(e, page, nr);
+	pasr_sim_poison(e, page, nr);
 	kasan_enable_current();
 }
 
@@ -607,7 +600,7 @@ static bool pasr_sim_lose_reserved_block(struct pasr_sim_entry *e,
 			pasr_sim_poison_free(e, page, nr);
 			p += nr - 1;
 		} else {
-			pasr_sim_poison_head(e, page, 1);
+			pasr_sim_poison(e, page, 1);
 			held++;
 		}
 	}
@@ -1026,6 +1019,29 @@ static void pasr_sim_setup_model(struct pasr_sim *sim, struct device_node *np)
 	}
 }
 
+/*
+ * Prints every die's mode register: its final value when the controller
+ * lets go (@why: shutdown, panic, unbind). Without locks: in a panic, a
+ * stopped CPU may hold sim->lock, and the value is one aligned word.
+ */
+static void pasr_sim_print_final(struct pasr_sim *sim, const char *why)
+{
+	int i;
+
+	for (i = 0; i < sim->ndies; i++)
+		pr_info("die %d MR value %#llx (%s)\n", sim->dies[i].index,
+			READ_ONCE(sim->dies[i].mr), why);
+}
+
+/* After the PASR core's panic notifier, which restores full refresh. */
+static int pasr_sim_panic_notify(struct notifier_block *nb,
+				 unsigned long action, void *data)
+{
+	pasr_sim_print_final(container_of(nb, struct pasr_sim, panic_nb),
+			     "panic");
+	return NOTIFY_DONE;
+}
+
 static void pasr_sim_unregister(struct pasr_sim *sim)
 {
 	int i;
@@ -1112,6 +1128,9 @@ static int pasr_sim_probe(struct platform_device *pdev)
 	debugfs_create_file("violations", 0444, sim->debugfs, sim,
 			    &pasr_sim_violations_fops);
 	schedule_delayed_work(&sim->log_work, HZ);
+	sim->panic_nb.notifier_call = pasr_sim_panic_notify;
+	sim->panic_nb.priority = INT_MIN;
+	atomic_notifier_chain_register(&panic_notifier_list, &sim->panic_nb);
 	return 0;
 }
 
@@ -1119,38 +1138,23 @@ static void pasr_sim_remove(struct platform_device *pdev)
 {
 	struct pasr_sim *sim = platform_get_drvdata(pdev);
 
+	atomic_notifier_chain_unregister(&panic_notifier_list, &sim->panic_nb);
 	debugfs_remove_recursive(sim->debugfs);
 	cancel_delayed_work_sync(&sim->log_work);
-	/* After this, the core no longer calls into sim. */
+	/* The core hands each die value 0, then no longer calls into sim. */
 	pasr_sim_unregister(sim);
+	pasr_sim_print_final(sim, "unbind");
 	pasr_sim_instance = NULL;
 }
 
-/*
- * The controller driver owns its dies' mode registers. Other PASR users may
- * register for the same dies later in boot (CONFIG_PASR_DEBUG_CONTROLLER
- * does, from a late initcall) and would silently take the callbacks over;
- * claim them back once every initcall has run. Registering again is
- * harmless: it only applies the current value once more.
- */
-static int __init pasr_sim_reclaim(void)
+/* device_shutdown() runs after the reboot notifiers, the PASR core's too. */
+static void pasr_sim_shutdown(struct platform_device *pdev)
 {
-	struct pasr_sim *sim = pasr_sim_instance;
-	int i;
+	struct pasr_sim *sim = platform_get_drvdata(pdev);
 
-	if (!sim)
-		return 0;
-	for (i = 0; i < sim->ndies; i++) {
-		struct pasr_sim_die *d = &sim->dies[i];
-
-		if (d->registered &&
-		    pasr_register_mask_function(d->base, pasr_sim_write_mr, d))
-			pr_err("die %d: cannot register the mask callback again\n",
-			       d->index);
-	}
-	return 0;
+	if (sim)
+		pasr_sim_print_final(sim, "shutdown");
 }
-late_initcall_sync(pasr_sim_reclaim);
 
 static const struct of_device_id pasr_sim_of_match[] = {
 	{ .compatible = "linux,lpddr-pasr-sim" },
@@ -1161,12 +1165,11 @@ MODULE_DEVICE_TABLE(of, pasr_sim_of_match);
 static struct platform_driver pasr_sim_driver = {
 	.probe = pasr_sim_probe,
 	.remove = pasr_sim_remove,
+	.shutdown = pasr_sim_shutdown,
 	.driver = {
 		.name = "pasr-sim",
 		.of_match_table = pasr_sim_of_match,
 		.pm = pm_sleep_ptr(&pasr_sim_pm_ops),
-		/* the core calls into sim until unregistered: no unbinding */
-		.suppress_bind_attrs = true,
 	},
 };
 builtin_platform_driver(pasr_sim_driver);

@@ -21,10 +21,17 @@ struct page;
  * typedef pasr_mask_fn - DDR controller callback
  * @value: register value for the die's PASR mode: the section mask for bank-
  *         and segment-selective dies, see Documentation/mm/pasr.rst otherwise
+ *         (0: every section refreshed)
  * @cookie: the cookie given at registration
  *
- * Called with the PASR raw spinlock held and interrupts off: it must not
- * sleep, allocate memory or call back into PASR.
+ * Called with the PASR raw spinlock held and interrupts off, often from the
+ * buddy allocator under zone->lock, and from panic() with the other CPUs
+ * stopped and without that lock. It must not sleep, allocate memory, print,
+ * WARN, take any lock but a raw spinlock of its own that nothing else nests
+ * in, or call back into PASR; it latches the value (a register write, or a
+ * record for a worker of its own). The same value may be handed over more
+ * than once. Value 0 comes on unregistration, reboot, power-off, kexec,
+ * panic and crash kexec, and when PASR disables itself.
  */
 typedef void (*pasr_mask_fn)(u64 value, void *cookie);
 
@@ -34,9 +41,15 @@ DECLARE_STATIC_KEY_FALSE(pasr_enabled_key);
 
 void pasr_put(phys_addr_t paddr, unsigned long size);
 void pasr_get(phys_addr_t paddr, unsigned long size);
+/*
+ * One callback per die: registering returns -EBUSY while the die has one,
+ * -ENODEV if no die starts at @die_base, and hands the die's current value
+ * to @fn at once. Unregistering hands it value 0 first (-ENOENT if none).
+ */
 int pasr_register_mask_function(phys_addr_t die_base, pasr_mask_fn fn,
 				void *cookie);
 int pasr_unregister_mask_function(phys_addr_t die_base);
+void pasr_crash_shutdown(void);
 int pasr_die_count(void);
 bool pasr_die_range(int die, u64 *base, u64 *size);
 void __init pasr_init(void);
@@ -90,6 +103,8 @@ static __always_inline void pasr_kget(struct page *page, unsigned int order)
 int pasr_rs_init(char *const *dies, size_t ndies, char *const *ilvs,
 		 size_t nilvs, u64 min_section);
 void pasr_rs_late_init(void);
+void pasr_rs_shutdown(bool panic);
+void pasr_rs_debug_log(void);
 
 /* Raw properties of one die@ node of a "linux,pasr-ddr-layout" node. */
 struct pasr_dt_die {
@@ -162,6 +177,7 @@ unsigned long pasr_shim_lock(void);
 void pasr_shim_unlock(unsigned long flags);
 u64 pasr_shim_now_ns(void);
 void pasr_shim_violation(unsigned int section, int kind, u64 free, u64 delta);
+void pasr_shim_defer_report(void);
 struct page *pasr_shim_alloc_block(u64 *paddr);
 void pasr_shim_free_block(struct page *page);
 struct page *pasr_shim_alloc_movable_block(u64 *paddr);
@@ -192,6 +208,10 @@ static inline int pasr_unregister_mask_function(phys_addr_t die_base)
 static inline int pasr_die_count(void)
 {
 	return 0;
+}
+
+static inline void pasr_crash_shutdown(void)
+{
 }
 
 static inline void pasr_init(void)

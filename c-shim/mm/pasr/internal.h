@@ -12,10 +12,13 @@ struct dentry;
 #ifdef CONFIG_PASR_TEST_DEBUGFS
 /* test.c: creates the test-only files in debugfs pasr/ (@dir). */
 void __init pasr_test_debugfs_init(struct dentry *dir);
+/* test.c: pasr_test.unsafe_init=1 lets PASR mask despite init_on_free. */
+extern bool pasr_test_unsafe_init;
 #else
 static inline void pasr_test_debugfs_init(struct dentry *dir)
 {
 }
+#define pasr_test_unsafe_init false
 #endif
 
 #endif /* _MM_PASR_INTERNAL_H */

@@ -14,6 +14,7 @@
 #include <linux/debugfs.h>
 #include <linux/gfp.h>
 #include <linux/init.h>
+#include <linux/irq_work.h>
 #include <linux/jump_label.h>
 #include <linux/kernel.h>
 #include <linux/kobject.h>
@@ -22,14 +23,19 @@
 #include <linux/mm.h>
 #include <linux/mmzone.h>
 #include <linux/mutex.h>
+#include <linux/notifier.h>
 #include <linux/of.h>
+#include <linux/panic_notifier.h>
 #include <linux/pasr.h>
+#include <linux/reboot.h>
 #include <linux/seq_file.h>
 #include <linux/spinlock.h>
+#include <linux/stacktrace.h>
 #include <linux/stop_machine.h>
 #include <linux/string.h>
 #include <linux/sysfs.h>
 #include <linux/timekeeping.h>
+#include <linux/workqueue.h>
 
 #define CREATE_TRACE_POINTS
 #include <trace/events/pasr.h>
@@ -200,11 +206,150 @@ u64 pasr_shim_now_ns(void)
 	return ktime_get_mono_fast_ns();
 }
 
-void pasr_shim_violation(unsigned int section, int kind, u64 free, u64 delta)
+/*
+ * --- deferred reports ---
+ *
+ * The core runs under zone->lock when it finds a violation, and the debug
+ * controller's callback runs there too. printk() or WARN() there could take
+ * the console lock and deadlock (see the comments about zone->lock and
+ * printk in mm/page_alloc.c), so they only record what happened and queue
+ * an irq_work, which is lock-free. The irq_work prints; a violation also
+ * needs process context, to turn the static key off, so it queues a work.
+ */
+#define PASR_VIOLATION_STACK	16
+
+static struct {
+	unsigned int section;
+	int kind;
+	u64 free, delta;
+	unsigned long stack[PASR_VIOLATION_STACK];
+	unsigned int nr_stack;
+} pasr_violation;
+static atomic_t pasr_violation_pending = ATOMIC_INIT(0);
+
+static void pasr_violation_workfn(struct work_struct *work)
 {
 	WARN(1, "pasr: section %u: %s of %llu bytes with %llu free; PASR disabled, all memory refreshed\n",
-	     section, kind == 1 ? "put" : "get", delta, free);
+	     pasr_violation.section, pasr_violation.kind == 1 ? "put" : "get",
+	     pasr_violation.delta, pasr_violation.free);
+	pr_err("the call that broke the accounting:\n");
+	stack_trace_print(pasr_violation.stack, pasr_violation.nr_stack, 1);
+	/* The hooks need not call into the core any more. */
+	static_branch_disable(&pasr_enabled_key);
 }
+static DECLARE_WORK(pasr_violation_work, pasr_violation_workfn);
+
+static void pasr_report_irq_work(struct irq_work *work)
+{
+	pasr_rs_debug_log();
+	if (atomic_read(&pasr_violation_pending) == 1) {
+		atomic_set(&pasr_violation_pending, 2);
+		schedule_work(&pasr_violation_work);
+	}
+}
+static DEFINE_IRQ_WORK(pasr_report_work, pasr_report_irq_work);
+
+void pasr_shim_defer_report(void)
+{
+	irq_work_queue(&pasr_report_work);
+}
+
+/* Called once, by the core, which has already cleared every mask. */
+void pasr_shim_violation(unsigned int section, int kind, u64 free, u64 delta)
+{
+	pasr_violation.section = section;
+	pasr_violation.kind = kind;
+	pasr_violation.free = free;
+	pasr_violation.delta = delta;
+	pasr_violation.nr_stack = stack_trace_save(pasr_violation.stack,
+						   PASR_VIOLATION_STACK, 1);
+	atomic_set_release(&pasr_violation_pending, 1);
+	irq_work_queue(&pasr_report_work);
+}
+
+/*
+ * --- lifecycle: masks never outlive the kernel that set them ---
+ *
+ * Before a reboot, power-off, halt or kexec (all run the reboot notifiers),
+ * on panic and before a crash kexec, every die goes back to full refresh:
+ * the next kernel, firmware or crash kernel knows nothing of the masks.
+ * The panic and crash paths run with the other CPUs stopped and do not take
+ * the PASR lock, which a stopped CPU may hold.
+ */
+static int pasr_reboot_notify(struct notifier_block *nb, unsigned long action,
+			      void *data)
+{
+	pasr_rs_shutdown(false);
+	return NOTIFY_DONE;
+}
+
+static struct notifier_block pasr_reboot_nb = {
+	.notifier_call = pasr_reboot_notify,
+	/* before the controllers' own shutdown (device_shutdown() comes later) */
+	.priority = INT_MAX,
+};
+
+static int pasr_panic_notify(struct notifier_block *nb, unsigned long action,
+			     void *data)
+{
+	pasr_rs_shutdown(true);
+	return NOTIFY_DONE;
+}
+
+static struct notifier_block pasr_panic_nb = {
+	.notifier_call = pasr_panic_notify,
+	.priority = INT_MAX,
+};
+
+/* Called by __crash_kexec() before machine_crash_shutdown(). */
+void pasr_crash_shutdown(void)
+{
+	pasr_rs_shutdown(true);
+}
+
+/*
+ * --- configurations PASR cannot serve ---
+ *
+ * init_on_free zeroes pages when they are freed and then hands them out as
+ * zeroed memory (__GFP_ZERO is skipped); page poisoning checks on
+ * allocation that a free page still holds its poison. Both rely on free
+ * memory keeping its contents, which a section left unrefreshed in
+ * self-refresh does not. PASR refuses to mask with either on, and says so.
+ */
+static const char *__init pasr_conflict(void)
+{
+	if (want_init_on_free())
+		return "init_on_free";
+	if (page_poisoning_enabled_static())
+		return "page_poison";
+	return NULL;
+}
+
+static int __init pasr_policy_init(void)
+{
+	const char *why;
+
+	if (!static_branch_unlikely(&pasr_enabled_key))
+		return 0;
+	why = pasr_conflict();
+	if (why && pasr_test_unsafe_init) {
+		pr_err("%s is on, but pasr_test.unsafe_init=1: masking anyway; free pages will not hold what %s expects (test only)\n",
+		       why, why);
+		why = NULL;
+	}
+	if (why) {
+		pr_err("%s is on: it needs free pages to keep their contents, which unrefreshed DRAM loses; PASR disabled, all memory refreshed\n",
+		       why);
+		pasr_rs_shutdown(false);
+		static_branch_disable(&pasr_enabled_key);
+		return 0;
+	}
+	register_reboot_notifier(&pasr_reboot_nb);
+	atomic_notifier_chain_register(&panic_notifier_list, &pasr_panic_nb);
+	return 0;
+}
+/* after mm_core_init() decided init_on_free, before any controller probes */
+early_initcall(pasr_policy_init);
 
 /* For the live KUnit cases: a real max-order block from the buddy allocator. */
 struct page *pasr_shim_alloc_block(u64 *paddr)

@@ -49,11 +49,41 @@ static int __maybe_unused pasr_test_get_cmd(char *buf, size_t size,
 }
 
 /*
+ * --- boot-time switches ---
+ *
+ * pasr_test.unsafe_init=1: mask even with init_on_free or page poisoning on
+ * (shim.c refuses otherwise), to show the init_on_free and page_poison
+ * scenarios fail without that policy.
+ * pasr_test.faults=N: the core faults of debugfs pasr/faults, from boot on.
+ */
+bool pasr_test_unsafe_init;
+
+static int __init pasr_test_unsafe_init_param(char *val)
+{
+	return kstrtobool(val ? val : "1", &pasr_test_unsafe_init);
+}
+early_param("pasr_test.unsafe_init", pasr_test_unsafe_init_param);
+
+#ifdef CONFIG_PASR_FAULT_INJECTION
+static int __init pasr_test_faults_param(char *val)
+{
+	u32 faults;
+	int ret = val ? kstrtou32(val, 0, &faults) : -EINVAL;
+
+	if (!ret)
+		pasr_rs_set_faults(faults);
+	return ret;
+}
+early_param("pasr_test.faults", pasr_test_faults_param);
+#endif
+
+/*
  * --- fault injection ---
  *
  * skip_gets: writing N makes PASR drop the next N pasr_get() calls.
  * faults: bits of test-only faults in the core: 1 get decrements twice,
- * 2 accept overlapping dies, 4 no mask lock.
+ * 2 accept overlapping dies, 4 no mask lock, 8 unregistering does not write
+ * value 0, 16 shutdown and panic do not restore full refresh.
  */
 #ifdef CONFIG_PASR_FAULT_INJECTION
 static int pasr_skip_gets_set(void *data, u64 val)

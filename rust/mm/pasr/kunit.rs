@@ -11,7 +11,7 @@ use crate::layout::{
     parse_die, parse_dt_die, parse_dt_interleaves, parse_interleave, parse_size, ErrorKind, Layout,
     LayoutError, Mode, ParamRef, MAX_DIES,
 };
-use crate::map::{legal_mask, Env, Map, MaskFn, Mismatch, State, Violation};
+use crate::map::{legal_mask, Env, Map, MaskFn, Mismatch, RegisterError, State, Violation};
 use core::cell::UnsafeCell;
 use core::ffi::c_void;
 use core::ptr::{addr_of_mut, write_volatile};
@@ -497,14 +497,63 @@ fn callback_gets_each_change() {
 
 fn callback_unregister() {
     let m = map(TWO, &[]);
+    m.put(0x4000_0000, S);
     reset_callback();
     // SAFETY: `record` only touches atomics.
     check!(unsafe { m.register(0x4000_0000, record, core::ptr::null_mut()) }.is_ok());
+    check!((CB_CALLS.load(Ordering::Relaxed), CB_VALUE.load(Ordering::Relaxed)) == (1, 1));
+    // Unregistering hands the controller full refresh before it lets go.
     check!(m.unregister(0x4000_0000).is_ok());
+    check!((CB_CALLS.load(Ordering::Relaxed), CB_VALUE.load(Ordering::Relaxed)) == (2, 0));
+    m.put(0x4000_0000 + S, S);
+    check!(CB_CALLS.load(Ordering::Relaxed) == 2);
+    check!(m.mask(0) == 3);
+    check!(m.unregister(0x4000_0000) == Err(RegisterError::NotRegistered));
+    check!(m.unregister(0x4000_1000) == Err(RegisterError::NoSuchDie));
+}
+
+/// Test controller callback of a second driver: counts its calls only.
+///
+/// # Safety
+///
+/// Any arguments are fine: it only touches an atomic.
+unsafe extern "C" fn record_other(_value: u64, _cookie: *mut c_void) {
+    CB_OTHER.fetch_add(1, Ordering::Relaxed);
+}
+
+static CB_OTHER: AtomicU64 = AtomicU64::new(0);
+
+fn callback_register_busy() {
+    let m = map(TWO, &[]);
+    reset_callback();
+    CB_OTHER.store(0, Ordering::Relaxed);
+    // SAFETY: `record` and `record_other` only touch atomics.
+    check!(unsafe { m.register(0x4000_0000, record, core::ptr::null_mut()) }.is_ok());
+    // SAFETY: As above.
+    let r = unsafe { m.register(0x4000_0000, record_other, core::ptr::null_mut()) };
+    check!(r == Err(RegisterError::Busy));
+    // The die stays with its first controller, which alone gets the next value.
     m.put(0x4000_0000, S);
-    check!(CB_CALLS.load(Ordering::Relaxed) == 1);
-    check!(m.mask(0) == 1);
-    check!(m.unregister(0x4000_1000).is_err());
+    check!((CB_CALLS.load(Ordering::Relaxed), CB_VALUE.load(Ordering::Relaxed)) == (2, 1));
+    check!(CB_OTHER.load(Ordering::Relaxed) == 0);
+}
+
+fn shutdown_writes_zero() {
+    let m = map(TWO, &[]);
+    m.put(0x4000_0000, S);
+    reset_callback();
+    // SAFETY: `record` only touches atomics.
+    check!(unsafe { m.register(0x4000_0000, record, core::ptr::null_mut()) }.is_ok());
+    CB_OTHER.store(0, Ordering::Relaxed);
+    // SAFETY: `record_other` only touches an atomic.
+    check!(unsafe { m.register(0x6000_0000, record_other, core::ptr::null_mut()) }.is_ok());
+    m.shutdown();
+    // Every callback gets value 0, even die 1's, which had 0 already; accounting stops.
+    check!((CB_CALLS.load(Ordering::Relaxed), CB_VALUE.load(Ordering::Relaxed)) == (2, 0));
+    check!(CB_OTHER.load(Ordering::Relaxed) == 2);
+    check!(masks(m) == (0, 0));
+    m.put(0x4000_0000 + S, S);
+    check!(masks(m) == (0, 0) && CB_CALLS.load(Ordering::Relaxed) == 2);
 }
 
 fn callback_unknown_die() {
@@ -971,8 +1020,14 @@ fn live_mask_values_reach_dies() {
     }
     // The checks are made at the end, once every die is handed back to its controller and every
     // block freed: a failed check ends the case at once.
+    // A die has one callback at a time: the controller hands its die over (unregistering gives
+    // it value 0, full refresh) and gets it back at the end.
     let mut all_registered = true;
     for (d, &base) in bases.iter().enumerate().take(n) {
+        // SAFETY: By the type invariants of `Saved`, no recorder is registered: nothing writes it.
+        if unsafe { (*SAVED.0.get())[d] }.is_some() {
+            all_registered &= m.unregister(base).is_ok();
+        }
         // SAFETY: `record_die` only touches atomics and passes the value on to the saved
         // callback, which may run from any CPU in atomic context; the cookie is a number.
         all_registered &= unsafe { m.register(base, record_die, d as *mut c_void) }.is_ok();
@@ -1016,13 +1071,13 @@ fn live_mask_values_reach_dies() {
         // SAFETY: By the type invariants of `Saved`, nothing writes it while recorders are
         // registered.
         let saved = unsafe { (*SAVED.0.get())[d] };
-        let r = match saved {
-            // SAFETY: The registrant of `f` has not unregistered (that would have removed the
-            // recorder), so its guarantee for `f` and `c` still holds.
-            Some((f, c)) => unsafe { m.register(base, f, c) },
-            None => m.unregister(base),
-        };
-        all_restored &= r.is_ok();
+        all_restored &= m.unregister(base).is_ok();
+        if let Some((f, c)) = saved {
+            // SAFETY: The controller of `f` has not unbound (that would have removed the
+            // recorder, and the unregistration above would have failed), so its guarantee for
+            // `f` and `c` still holds.
+            all_restored &= unsafe { m.register(base, f, c) }.is_ok();
+        }
     }
     kernel::pr_info!(
         "mask values: {} dies; recorder calls {} at registration, {} after taking {} blocks, {} after freeing them\n",
@@ -1138,6 +1193,8 @@ kunit_suite!(
         callback_applied_on_register,
         callback_gets_each_change,
         callback_unregister,
+        callback_register_busy,
+        shutdown_writes_zero,
         callback_unknown_die,
         overflow_disables_pasr,
         underflow_disables_pasr,

@@ -43,6 +43,10 @@ pub mod faults {
     pub const ACCEPT_OVERLAP: u32 = 2;
     /// Masks are recomputed without taking the lock.
     pub const NO_LOCK: u32 = 4;
+    /// Unregistering drops the callback without writing value 0 first.
+    pub const NO_CLEAR_ON_UNREGISTER: u32 = 8;
+    /// Shutdown (reboot, power-off, kexec, panic) leaves the masks as they are.
+    pub const NO_CLEAR_ON_SHUTDOWN: u32 = 16;
 
     /// The active faults.
     pub static ACTIVE: AtomicU32 = AtomicU32::new(0);
@@ -59,6 +63,8 @@ mod faults {
     pub(super) const DOUBLE_GET: u32 = 1;
     pub(super) const ACCEPT_OVERLAP: u32 = 2;
     pub(super) const NO_LOCK: u32 = 4;
+    pub(super) const NO_CLEAR_ON_UNREGISTER: u32 = 8;
+    pub(super) const NO_CLEAR_ON_SHUTDOWN: u32 = 16;
 
     #[inline(always)]
     pub(super) fn on(_fault: u32) -> bool {
@@ -141,6 +147,10 @@ pub struct Mismatch {
 pub enum RegisterError {
     /// No die starts at that address.
     NoSuchDie,
+    /// The die already has a controller callback: it must unregister first.
+    Busy,
+    /// The die has no controller callback to unregister.
+    NotRegistered,
 }
 
 /// A bank or segment of a die.
@@ -883,7 +893,9 @@ impl<E: Env> Map<E> {
     }
 
     /// Registers the controller callback of the die that starts at `die_base`, and applies the
-    /// current register value at once.
+    /// current register value at once. A die has one controller: registering over another
+    /// callback fails with [`RegisterError::Busy`], so that nothing takes a die over while its
+    /// owner relies on it (check and registration are one step, under the lock).
     ///
     /// # Safety
     ///
@@ -899,22 +911,76 @@ impl<E: Env> Map<E> {
         self.env.with_lock(|| {
             // SAFETY: The lock is held.
             let locked = unsafe { &mut *self.locked.get() };
+            if locked.callback[d].is_some() {
+                return Err(RegisterError::Busy);
+            }
             locked.callback[d] = Some(Callback { f, cookie });
             // SAFETY: The caller guarantees `f` may be called with `cookie`.
             unsafe { f(locked.value[d], cookie) };
-        });
-        Ok(())
+            Ok(())
+        })
     }
 
-    /// Removes the callback of the die that starts at `die_base`.
+    /// Removes the callback of the die that starts at `die_base`, after handing it value 0 (full
+    /// refresh): a mask must not outlive the driver that could lift it.
     pub fn unregister(&self, die_base: u64) -> Result<(), RegisterError> {
         let d = self.die_index(die_base).ok_or(RegisterError::NoSuchDie)?;
         self.env.with_lock(|| {
             // SAFETY: The lock is held.
             let locked = unsafe { &mut *self.locked.get() };
-            locked.callback[d] = None;
+            let cb = locked.callback[d]
+                .take()
+                .ok_or(RegisterError::NotRegistered)?;
+            if !faults::on(faults::NO_CLEAR_ON_UNREGISTER) {
+                // SAFETY: The registrant's guarantee holds until this function returns.
+                unsafe { (cb.f)(0, cb.cookie) };
+            }
+            Ok(())
+        })
+    }
+
+    /// Restores full refresh for good, before the system reboots, powers off or kexecs: stops
+    /// the accounting and hands value 0 to every registered callback, whatever it had last.
+    pub fn shutdown(&self) {
+        self.state.store(State::Off as u8, Ordering::Release);
+        self.env.with_lock(|| {
+            // SAFETY: The lock is held.
+            unsafe { self.zero_all() }
         });
-        Ok(())
+    }
+
+    /// [`Map::shutdown`] for a panic, without the lock: the lock may be held by this CPU (a
+    /// panic in a callback) or by a CPU that panic() stopped, and it will never be released.
+    ///
+    /// # Safety
+    ///
+    /// Every other CPU must be stopped, as panic() does before it calls its notifiers.
+    pub unsafe fn shutdown_unlocked(&self) {
+        self.state.store(State::Off as u8, Ordering::Release);
+        // SAFETY: No other CPU runs (guaranteed by the caller): nothing else reaches `locked`.
+        unsafe { self.zero_all() };
+    }
+
+    /// Clears every mask and writes value 0 to every callback, even one that had value 0.
+    ///
+    /// # Safety
+    ///
+    /// The lock must be held, or no other CPU may run.
+    unsafe fn zero_all(&self) {
+        if faults::on(faults::NO_CLEAR_ON_SHUTDOWN) {
+            return;
+        }
+        // SAFETY: Guaranteed by the caller.
+        let locked = unsafe { &mut *self.locked.get() };
+        for d in 0..self.ndies {
+            let was = locked.value[d];
+            locked.maskable[d] = 0;
+            self.set_mask(locked, d, 0, 0);
+            if let (0, Some(cb)) = (was, locked.callback[d]) {
+                // SAFETY: The registrant guarantees `f` may be called until it unregisters.
+                unsafe { (cb.f)(0, cb.cookie) };
+            }
+        }
     }
 
     /// The controller callback of die `d` and its cookie, if one is registered, so that a caller

@@ -44,6 +44,8 @@ mod ffi {
         pub(crate) fn pasr_shim_violation(section: c_uint, kind: c_int, free: u64, delta: u64);
         pub(crate) fn pasr_shim_trace_mask(die: c_uint, old: u64, new: u64);
         pub(crate) fn pasr_shim_trace_section(section: c_uint, free: bool, masked: bool);
+        #[cfg_attr(not(CONFIG_PASR_DEBUG_CONTROLLER), allow(dead_code))]
+        pub(crate) fn pasr_shim_defer_report();
     }
 }
 
@@ -362,28 +364,69 @@ fn print_map(map: &Map<KernelEnv>) {
 
 /// Number of values logged per die by the debug controller.
 #[cfg(CONFIG_PASR_DEBUG_CONTROLLER)]
-const DEBUG_LOG_LIMIT: u64 = 32;
+const DEBUG_LOG_LIMIT: usize = 32;
 
-/// Debug controller callback: logs the value a real controller would write. `cookie` is the die
-/// index.
+/// The debug controller's record: the first [`DEBUG_LOG_LIMIT`] values of every die, and how
+/// many it received and printed. The callback runs under the buddy allocator's zone lock, where
+/// printing could deadlock on the console lock; it only records, and [`pasr_rs_debug_log`]
+/// prints later, from irq_work.
+#[cfg(CONFIG_PASR_DEBUG_CONTROLLER)]
+mod debug_log {
+    use super::{DEBUG_LOG_LIMIT, MAX_DIES};
+    use core::sync::atomic::AtomicU64;
+
+    #[allow(clippy::declare_interior_mutable_const)]
+    const ZERO: AtomicU64 = AtomicU64::new(0);
+    #[allow(clippy::declare_interior_mutable_const)]
+    const ROW: [AtomicU64; DEBUG_LOG_LIMIT] = [ZERO; DEBUG_LOG_LIMIT];
+    pub(super) static CALLS: [AtomicU64; MAX_DIES] = [ZERO; MAX_DIES];
+    pub(super) static PRINTED: [AtomicU64; MAX_DIES] = [ZERO; MAX_DIES];
+    pub(super) static VALUES: [[AtomicU64; DEBUG_LOG_LIMIT]; MAX_DIES] = [ROW; MAX_DIES];
+}
+
+/// Debug controller callback: records the value a real controller would write, for
+/// [`pasr_rs_debug_log`] to print. `cookie` is the die index.
 ///
 /// # Safety
 ///
 /// Any arguments are fine: the cookie is only used as a number.
 #[cfg(CONFIG_PASR_DEBUG_CONTROLLER)]
 unsafe extern "C" fn debug_controller(value: u64, cookie: *mut c_void) {
-    use core::sync::atomic::{AtomicU64, Ordering};
-    #[allow(clippy::declare_interior_mutable_const)]
-    const ZERO: AtomicU64 = AtomicU64::new(0);
-    static CALLS: [AtomicU64; MAX_DIES] = [ZERO; MAX_DIES];
+    use core::sync::atomic::Ordering;
     let d = cookie as usize;
-    let n = CALLS
-        .get(d)
-        .map_or(u64::MAX, |c| c.fetch_add(1, Ordering::Relaxed));
-    if n < DEBUG_LOG_LIMIT {
-        pr_info!("debug controller: die {} value {:#x}\n", d, value);
-    } else if n == DEBUG_LOG_LIMIT {
-        pr_info!("debug controller: die {}: further values not logged\n", d);
+    let Some(calls) = debug_log::CALLS.get(d) else {
+        return;
+    };
+    // The callbacks of a die are serialised by the PASR lock: the slot is this call's alone.
+    let n = calls.load(Ordering::Relaxed);
+    if let Some(v) = usize::try_from(n).ok().and_then(|n| debug_log::VALUES[d].get(n)) {
+        v.store(value, Ordering::Relaxed);
+    }
+    calls.store(n + 1, Ordering::Release);
+    // SAFETY: FFI call without preconditions; it only queues an irq_work.
+    unsafe { ffi::pasr_shim_defer_report() };
+}
+
+/// Prints what the debug controller recorded since the last call. Called by the C side from
+/// irq_work, outside every allocator lock; calls are serialised by the irq_work.
+#[no_mangle]
+pub extern "C" fn pasr_rs_debug_log() {
+    #[cfg(CONFIG_PASR_DEBUG_CONTROLLER)]
+    for d in 0..MAX_DIES {
+        use core::sync::atomic::Ordering;
+        let calls = debug_log::CALLS[d].load(Ordering::Acquire);
+        let from = debug_log::PRINTED[d].load(Ordering::Relaxed);
+        if from >= calls {
+            continue;
+        }
+        for n in from..calls.min(DEBUG_LOG_LIMIT as u64) {
+            let v = debug_log::VALUES[d][n as usize].load(Ordering::Relaxed);
+            pr_info!("debug controller: die {} value {:#x}\n", d, v);
+        }
+        if from <= DEBUG_LOG_LIMIT as u64 && calls > DEBUG_LOG_LIMIT as u64 {
+            pr_info!("debug controller: die {}: further values not logged\n", d);
+        }
+        debug_log::PRINTED[d].store(calls, Ordering::Relaxed);
     }
 }
 
@@ -396,13 +439,14 @@ pub extern "C" fn pasr_rs_late_init() {
     }
     #[cfg(CONFIG_PASR_DEBUG_CONTROLLER)]
     for d in 0..map.die_count() {
-        // A real (or simulated) controller that registered first keeps its die.
-        if let Some(die) = map.die(d).filter(|die| !die.has_callback) {
-            // SAFETY: `debug_controller` only logs, and may run anywhere; it needs no cookie
+        // A real (or simulated) controller that registered first keeps its die: registering
+        // over it fails with `Busy`, in one step under the lock.
+        if let Some(die) = map.die(d) {
+            // SAFETY: `debug_controller` only records, and may run anywhere; it needs no cookie
             // memory, the die index is passed by value.
-            let r = unsafe { map.register(die.base, debug_controller, d as *mut c_void) };
-            if r.is_err() {
-                pr_err!("debug controller: die {} not registered\n", d);
+            match unsafe { map.register(die.base, debug_controller, d as *mut c_void) } {
+                Ok(()) | Err(map::RegisterError::Busy) => {}
+                Err(_) => pr_err!("debug controller: die {} not registered\n", d),
             }
         }
     }
@@ -701,18 +745,35 @@ pub unsafe extern "C" fn pasr_register_mask_function(
         return EINVAL.to_errno();
     };
     // SAFETY: Guaranteed by the caller.
-    match unsafe { pasr().register(die_base, f, cookie) } {
+    register_errno(unsafe { pasr().register(die_base, f, cookie) })
+}
+
+/// Hands value 0 (full refresh) to the callback of the die at `die_base`, then removes it.
+#[no_mangle]
+pub extern "C" fn pasr_unregister_mask_function(die_base: u64) -> c_int {
+    register_errno(pasr().unregister(die_base))
+}
+
+fn register_errno(r: Result<(), map::RegisterError>) -> c_int {
+    match r {
         Ok(()) => 0,
-        Err(_) => ENODEV.to_errno(),
+        Err(map::RegisterError::NoSuchDie) => ENODEV.to_errno(),
+        Err(map::RegisterError::Busy) => EBUSY.to_errno(),
+        Err(map::RegisterError::NotRegistered) => ENOENT.to_errno(),
     }
 }
 
-/// Removes the callback of the die at `die_base`.
+/// Full refresh for good, on reboot, power-off and kexec (`panic` false), or from a panic or
+/// crash kexec (`panic` true: other CPUs are stopped, and the lock may never be released).
 #[no_mangle]
-pub extern "C" fn pasr_unregister_mask_function(die_base: u64) -> c_int {
-    match pasr().unregister(die_base) {
-        Ok(()) => 0,
-        Err(_) => ENODEV.to_errno(),
+pub extern "C" fn pasr_rs_shutdown(panic: bool) {
+    let map = pasr();
+    if panic {
+        // SAFETY: The C side calls this with `panic` true only from panic() and crash kexec,
+        // after every other CPU was stopped.
+        unsafe { map.shutdown_unlocked() }
+    } else {
+        map.shutdown();
     }
 }
 

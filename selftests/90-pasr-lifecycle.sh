@@ -1,0 +1,83 @@
+#!/bin/sh
+# Masks never outlive their owner: the simulated controller's driver unbinds
+# (the PASR core hands every die value 0 as it unregisters) and binds again
+# (it gets the current masks back); with pasr_test.panic=1, the boot ends in
+# a panic, whose notifier restores full refresh (qemu/scenarios/pasr-panic.conf
+# checks the controller's last words). Reboot and power-off are checked by
+# the scenarios from the lines the controller prints at shutdown.
+#   SELFTEST: pasr-unbind PASS|FAIL|SKIP <details>
+#   SELFTEST: pasr-panic-armed PASS|SKIP <details>
+# Runs late (90-): the unbind drops the controller for a moment, and the
+# panic ends the boot.
+
+. "$(dirname "$0")/lib/pasr.sh"
+
+DRV=/sys/bus/platform/drivers/pasr-sim
+
+# values: "0x0 0x1e" for the dies, from a log of 'die N MR value V (WHY)' lines
+values() { grep -o "pasr-sim: die [0-9]* MR value 0x[0-9a-f]* ($1)" | awk '{print $6}' | tr '\n' ' '; }
+
+# With pasr_test.faults bit 8 (NO_CLEAR_ON_UNREGISTER), unregistering leaves
+# the masks in place: the test must see it (it passes when it does).
+test_unbind() {
+	dev=""
+	for f in $DRV/*; do
+		[ -L "$f" ] && [ "$(basename "$f")" != module ] && dev=$(basename "$f")
+	done
+	faulty=$((${faults:-0} & 8))
+	if [ ! -d $SIM ] || [ -z "$dev" ]; then
+		result pasr-unbind SKIP "(no simulated controller bound)"
+		return
+	fi
+	m0=$(sim_total masked)
+	if [ "$m0" -lt 1 ]; then
+		result pasr-unbind FAIL "(no section masked before the unbind: nothing to check)"
+		return
+	fi
+	n0=$(dmesg | grep -c '(unbind)')
+	echo "$dev" >$DRV/unbind
+	vals=$(dmesg | grep '(unbind)' | tail -n +$((n0 + 1)) | values unbind)
+	cb=$(awk '!/^#/ { n += $8 } END { print n + 0 }' $DBG/dies)
+	echo "$dev" >$DRV/bind
+	m1=$(sim_total masked)
+	n=$(enter_sr)
+	d="(masked $m0 sections; unbind: die values $vals; $cb callbacks left; bound again: masked $m1, self-refresh violations $n)"
+	bad=$(echo "$vals" | tr ' ' '\n' | grep -cv '^0x0$\|^$')
+	if [ "$faulty" != 0 ]; then
+		if [ "$bad" -gt 0 ]; then
+			result pasr-unbind PASS "(NO_CLEAR_ON_UNREGISTER on: caught, $bad dies kept a mask) $d"
+		else
+			result pasr-unbind FAIL "(NO_CLEAR_ON_UNREGISTER on, but every die read 0: the check cannot fail) $d"
+		fi
+	elif [ -n "$vals" ] && [ "$bad" = 0 ] && [ "$cb" = 0 ] && [ "$m1" -ge 1 ] && [ "$n" = 0 ]; then
+		result pasr-unbind PASS "$d"
+	else
+		result pasr-unbind FAIL "$d"
+	fi
+}
+
+# enter_sr: one simulated self-refresh entry; prints the violations it found
+enter_sr() {
+	v=$(sr violations)
+	echo 100 >$SIM/self_refresh || { echo -1; return; }
+	echo $(($(sr violations) - v))
+}
+
+test_panic() {
+	if [ "$(arg pasr_test.panic)" != 1 ]; then
+		result pasr-panic-armed SKIP "(pasr_test.panic=1 not given)"
+		return
+	fi
+	m=$(sim_total masked 2>/dev/null)
+	if [ "${m:-0}" -lt 1 ]; then
+		result pasr-panic-armed FAIL "(no section masked: a panic would prove nothing)"
+		return
+	fi
+	result pasr-panic-armed PASS "(masked $m sections; panicking now: the console must show every die at value 0x0)"
+	sync
+	echo c >/proc/sysrq-trigger
+}
+
+faults=$(arg pasr_test.faults)
+test_unbind
+test_panic
