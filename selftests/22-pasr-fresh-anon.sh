@@ -7,8 +7,8 @@
 #
 # 1. With init_on_free=1 or page_poison=1 on the command line, PASR must
 #    refuse to mask, with a boot message naming the option (shim.c);
-#    pasr_test.unsafe_init=1 makes it mask anyway (to show this test fails
-#    then).
+#    pasr_test.unsafe_init=1 makes it mask anyway, and the test then passes
+#    only if it sees the damage (qemu/scenarios/pasr-fault-init-on-free.conf).
 # 2. Otherwise, with PASR on, sections must be masked before the entry.
 # 3. One simulated self-refresh entry (when the simulated controller is
 #    there) loses every byte of the unrefreshed sections.
@@ -66,8 +66,15 @@ rc=$?
 r1=$(dmesg | grep -cE 'Bad page|pagealloc: (memory corruption|single bit error)')
 echo "$out"
 rounds=$(echo "$out" | grep -c ' not zero')
-d="(${policy}$sr; $rounds rounds of ${size}MiB: $(echo "$out" | sed -n 's/.*: \([0-9]* pages, [0-9]* not zero\).*/\1/p' | tr '\n' ';' | sed 's/;$//'); $((r1 - r0)) bad page or corruption reports)"
-if [ "$rc" = 0 ] && [ "$rounds" = 3 ] && [ "$r1" = "$r0" ]; then
+d="(${policy}$sr; $rounds rounds of ${size}MiB: $(echo "$out" | sed -n 's/.*: \([0-9]* pages, [0-9]* not zero\).*/\1/p' | tr '\n' ';' | sed 's/;$//;s/;/, /g'); $((r1 - r0)) bad page or corruption reports)"
+if [ -n "$conflict" ] && [ "$(arg pasr_test.unsafe_init)" = 1 ]; then
+	# the policy switched off on purpose: this test must see the damage
+	if [ "$rc" = 1 ] || [ "$r1" != "$r0" ]; then
+		result pasr-fresh-anon PASS "(pasr_test.unsafe_init=1: caught) $d"
+	else
+		result pasr-fresh-anon FAIL "(pasr_test.unsafe_init=1, yet nothing caught: the test cannot fail) $d"
+	fi
+elif [ "$rc" = 0 ] && [ "$rounds" = 3 ] && [ "$r1" = "$r0" ]; then
 	result pasr-fresh-anon PASS "$d"
 else
 	result pasr-fresh-anon FAIL "(exit $rc) $d"
