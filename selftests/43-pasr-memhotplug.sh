@@ -14,6 +14,13 @@
 #      PASR section inside the offline range counted entirely free (offline
 #      memory holds no data) and masked; the data still matches its checksum.
 # Prints cycles, blocks, MiB, offline/online failures, mismatches.
+#
+# Then (pasr-memhotplug-governor) the blocks go online once more, the
+# evacuation governor reserves sections, at least one of them in the
+# hot-added range, and the blocks go offline: the governor must give those
+# reservations back (MEM_GOING_OFFLINE) so that offlining completes within
+# 10 s, with the verifier at 0 mismatches and the offline sections counted
+# free and masked.
 
 MEMB=/sys/devices/system/memory
 T=pasr-memhotplug
@@ -123,4 +130,46 @@ if [ "$onfail" = 0 ] && [ "$offfail" = 0 ] && [ "$zone_bad" = 0 ] && [ "$bad" = 
 	result $T PASS "$d"
 else
 	result $T FAIL "$d"
+fi
+
+# --- reservations never block offlining ---
+G=$SYS/governor
+# reserved_in_range: sections of the hot-added range the governor holds
+reserved_in_range() {
+	grep -v '^#' $DBG/map | while read -r i st en die bit pair free m tr ms res; do
+		for w in $secs; do [ "$w" = "$i" ] && [ "$res" = 1 ] && echo "$i"; done
+	done | tr '\n' ' '
+}
+if [ ! -w $G/enabled ]; then
+	result $T-governor SKIP "(no $G: CONFIG_PASR_GOVERNOR off)"
+	exit 0
+fi
+onfail=0 offfail=0
+setstate online_movable onfail
+echo 1 >$G/enabled
+i=0 held=""
+while [ $i -lt 20 ] && [ -z "$held" ]; do
+	echo 1 >$G/trigger
+	held=$(reserved_in_range)
+	[ -n "$held" ] || sleep 1
+	i=$((i + 1))
+done
+given0=$(dmesg | grep -c 'pasr: governor: section [0-9]* given back: .* goes offline')
+t0=$(date +%s)
+for b in $blocks; do
+	timeout 10 sh -c "echo offline >$MEMB/memory$b/state" 2>/dev/null || offfail=$((offfail + 1))
+done
+t=$(($(date +%s) - t0))
+echo 0 >$G/enabled
+given=$(($(dmesg | grep -c 'pasr: governor: section [0-9]* given back: .* goes offline') - given0))
+v=$(mismatches)
+offline_exact >/tmp/hp.exact
+ex=$?
+states="$(for b in $blocks; do cat $MEMB/memory$b/state; done | sort | uniq -c | tr -s ' \n' ' ')"
+d="(governor held sections [${held% }] of the hot-added range; offlining $nb blocks took ${t}s, $offfail failed or timed out (10 s each); $given reservations given back; verifier mismatches $v; offline sections exact: $([ $ex = 0 ] && echo yes || tr '\n' ';' </tmp/hp.exact); online failures $onfail; final states:$states)"
+if [ -n "$held" ] && [ "$offfail" = 0 ] && [ "$onfail" = 0 ] && [ "$given" -gt 0 ] &&
+	[ "$t" -lt 10 ] && [ "$v" = 0 ] && [ $ex = 0 ]; then
+	result $T-governor PASS "$d"
+else
+	result $T-governor FAIL "$d"
 fi

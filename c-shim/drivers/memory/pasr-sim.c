@@ -561,14 +561,13 @@ static void pasr_sim_lose_used_block(struct pasr_sim_entry *e, int section,
 
 /*
  * Whether @page is one the evacuation governor holds in a reservation: what
- * alloc_contig_range() hands out, an order-0 page with one reference, in no
- * page cache, on no LRU list and mapped nowhere. It holds no data.
+ * alloc_contig_range() hands out, an order-0 page with one reference, which
+ * the governor marks PageOffline. It holds no data.
  */
 static bool pasr_sim_gov_page(struct page *page)
 {
-	return page_ref_count(page) == 1 && !PageReserved(page) &&
-	       !PageSlab(page) && !PageTable(page) && !PageLRU(page) &&
-	       !PageCompound(page) && !page->mapping && !page_mapped(page);
+	return PageOffline(page) && page_ref_count(page) == 1 &&
+	       !PageCompound(page) && !page->mapping;
 }
 
 /*

@@ -160,10 +160,18 @@ u64 pasr_rs_bench_calls(int dies, int sections, u64 iterations);
 /* Sections the governor holds: they hold no data and count as free. */
 #ifdef CONFIG_PASR_GOVERNOR
 bool pasr_gov_reserved(int section);
+void pasr_gov_hold(void);
+void pasr_gov_unhold(void);
 #else
 static inline bool pasr_gov_reserved(int section)
 {
 	return false;
+}
+static inline void pasr_gov_hold(void)
+{
+}
+static inline void pasr_gov_unhold(void)
+{
 }
 #endif
 

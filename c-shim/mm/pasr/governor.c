@@ -14,6 +14,12 @@
  * Sections with the most free memory are evacuated first. Boot with
  * movablecore= so that unmovable kernel allocations stay out of the
  * sections that can be emptied.
+ *
+ * Reserved pages are marked PageOffline, as balloon drivers mark the memory
+ * they took away: dump tools skip them, and anyone who finds one knows it
+ * holds nothing. A reservation never blocks memory offlining: the memory
+ * notifier gives back every reservation in a range about to go offline
+ * (MEM_GOING_OFFLINE), whose pages then lie free in isolated pageblocks.
  */
 
 #define pr_fmt(fmt) "pasr: governor: " fmt
@@ -21,10 +27,12 @@
 #include <linux/gfp.h>
 #include <linux/init.h>
 #include <linux/kobject.h>
+#include <linux/memory.h>
 #include <linux/mm.h>
 #include <linux/mmzone.h>
 #include <linux/mutex.h>
 #include <linux/oom.h>
+#include <linux/page-flags.h>
 #include <linux/pasr.h>
 #include <linux/shrinker.h>
 #include <linux/suspend.h>
@@ -91,15 +99,56 @@ bool pasr_gov_reserved(int section)
 	       test_bit(section, pasr_reserved);
 }
 
-/* The pfn range of section @i if it lies in one populated zone. */
+/*
+ * The pfn range of section @i if every max-order block of it has a struct
+ * page in one and the same zone, as alloc_contig_range() needs: no hole, no
+ * zone boundary inside.
+ */
 static bool pasr_gov_range(const struct pasr_section_info *s,
 			   unsigned long *start, unsigned long *end)
 {
+	struct zone *zone;
+	unsigned long pfn;
+
 	*start = PHYS_PFN(s->start);
 	*end = PHYS_PFN(s->start + s->size);
-	if (!pfn_valid(*start) || !pfn_valid(*end - 1))
+	if (!pfn_valid(*start))
 		return false;
-	return page_zone(pfn_to_page(*start)) == page_zone(pfn_to_page(*end - 1));
+	zone = page_zone(pfn_to_page(*start));
+	for (pfn = *start; pfn < *end; pfn += MAX_ORDER_NR_PAGES)
+		if (!pfn_valid(pfn) || !pfn_valid(pfn + MAX_ORDER_NR_PAGES - 1) ||
+		    page_zone(pfn_to_page(pfn)) != zone ||
+		    page_zone(pfn_to_page(pfn + MAX_ORDER_NR_PAGES - 1)) != zone)
+			return false;
+	return zone_spans_pfn(zone, *start) && zone_spans_pfn(zone, *end - 1);
+}
+
+/* Marks the pages of a reservation PageOffline, or clears the mark. */
+static void pasr_gov_mark(unsigned long start, unsigned long end, bool offline)
+{
+	unsigned long pfn;
+
+	for (pfn = start; pfn < end; pfn++) {
+		if (offline)
+			__SetPageOffline(pfn_to_page(pfn));
+		else
+			__ClearPageOffline(pfn_to_page(pfn));
+	}
+}
+
+/*
+ * The verifier (shim.c) holds the governor's lock while it compares the
+ * counters with the free lists: a reservation is made or given back, with
+ * its pasr_put() or pasr_get(), entirely under this lock.
+ */
+void pasr_gov_hold(void)
+{
+	mutex_lock(&pasr_gov_lock);
+}
+
+void pasr_gov_unhold(void)
+{
+	mutex_unlock(&pasr_gov_lock);
 }
 
 /* Called with pasr_gov_lock held. Returns the pages given back. */
@@ -113,6 +162,7 @@ static unsigned long pasr_gov_release(int i)
 		return 0;
 	/* Used again before the pages reach the free lists, which put them. */
 	pasr_get(s.start, s.size);
+	pasr_gov_mark(start, end, false);
 	free_contig_range(start, end - start);
 	clear_bit(i, pasr_reserved);
 	atomic_long_sub(end - start, &pasr_gov_reserved_pages);
@@ -179,6 +229,7 @@ static bool pasr_gov_step(void)
 		pasr_backoff[pick] = PASR_GOV_BACKOFF;
 	} else {
 		/* The governor holds every page now: they hold no data. */
+		pasr_gov_mark(start, end, true);
 		set_bit(pick, pasr_reserved);
 		atomic_long_add(end - start, &pasr_gov_reserved_pages);
 		pasr_put(best.start, best.size);
@@ -246,6 +297,37 @@ static int pasr_gov_oom(struct notifier_block *nb, unsigned long action,
 static struct notifier_block pasr_gov_oom_nb = {
 	.notifier_call = pasr_gov_oom,
 };
+
+#ifdef CONFIG_MEMORY_HOTPLUG
+/*
+ * Memory about to go offline: give back the reservations in it. Their pages
+ * go to the free lists of the pageblocks offlining has just isolated, where
+ * offlining takes them like any free page; held, they would make it retry
+ * until it gives up. The evacuation step cannot reserve there meanwhile:
+ * alloc_contig_range() fails on isolated pageblocks.
+ */
+static int pasr_gov_memory(struct notifier_block *nb, unsigned long action,
+			   void *arg)
+{
+	struct memory_notify *mn = arg;
+	unsigned long lo = mn->start_pfn, hi = lo + mn->nr_pages;
+	struct pasr_section_info s;
+	int i;
+
+	if (action != MEM_GOING_OFFLINE)
+		return NOTIFY_OK;
+	mutex_lock(&pasr_gov_lock);
+	for_each_set_bit(i, pasr_reserved, PASR_GOV_SECTIONS) {
+		if (pasr_rs_section_info(i, &s) &&
+		    PHYS_PFN(s.start) < hi && PHYS_PFN(s.start + s.size) > lo &&
+		    pasr_gov_release(i))
+			pr_info("section %d given back: [mem %#llx-%#llx] goes offline\n",
+				i, s.start, s.start + s.size - 1);
+	}
+	mutex_unlock(&pasr_gov_lock);
+	return NOTIFY_OK;
+}
+#endif
 
 #ifdef CONFIG_PM_SLEEP
 /* Evacuate what can be before the system sleeps, while tasks still run. */
@@ -400,6 +482,7 @@ static int __init pasr_gov_init(void)
 	sh->seeks = 0;
 	shrinker_register(sh);
 	register_oom_notifier(&pasr_gov_oom_nb);
+	hotplug_memory_notifier(pasr_gov_memory, DEFAULT_CALLBACK_PRI);
 #ifdef CONFIG_PM_SLEEP
 	register_pm_notifier(&pasr_gov_pm_nb);
 #endif

@@ -440,7 +440,9 @@ static int pasr_noffline;
 /*
  * Offlining takes every max-order block of the range off the free lists
  * (each one a pasr_get()); once offline, the range holds no data, so it is
- * put back as free. Onlining frees the pages into the buddy allocator again
+ * put back as free. With memmap_on_memory, the notified range leaves out the
+ * block's own memmap pages, which stay in use (and refreshed) while the
+ * block is present: only what offlining took is put back. Onlining frees the pages into the buddy allocator again
  * (each block a pasr_put()), so the range is first taken back. Only ranges
  * PASR saw go offline are taken back: memory that was never online was
  * never counted free.
@@ -466,6 +468,10 @@ static int pasr_memory_callback(struct notifier_block *nb,
 			pasr_offline[i].nr_pages = mn->nr_pages;
 			pasr_noffline++;
 			pasr_put(start, size);
+		} else if (i == pasr_noffline) {
+			/* Not counted free: it stays refreshed, which is safe. */
+			pr_warn_once("more than %d offline ranges: [mem %pa+%#lx] and later ones stay refreshed\n",
+				     PASR_MAX_OFFLINE, &start, size);
 		}
 		break;
 	case MEM_GOING_ONLINE:
@@ -561,10 +567,17 @@ static int pasr_verify(struct pasr_verify_result *res)
 
 	memset(res, 0, sizeof(*res));
 	mutex_lock(&pasr_verify_mutex);
-	/* Hold off memory hotplug too: it changes pasr_offline[]. */
+	/*
+	 * Hold off memory hotplug too: it changes pasr_offline[]; and the
+	 * governor, whose reservations change with their pasr_put()/pasr_get()
+	 * under its lock (taken after the hotplug lock, as its memory notifier
+	 * does).
+	 */
 	cpus_read_lock();
 	get_online_mems();
+	pasr_gov_hold();
 	ret = stop_machine_cpuslocked(pasr_verify_stopped, res, NULL);
+	pasr_gov_unhold();
 	put_online_mems();
 	cpus_read_unlock();
 	mutex_unlock(&pasr_verify_mutex);
@@ -638,12 +651,13 @@ static int pasr_map_show(struct seq_file *m, void *v)
 	struct pasr_section_info s;
 	int i;
 
-	seq_puts(m, "# section start end die bit pair free masked transitions masked_ms\n");
+	seq_puts(m, "# section start end die bit pair free masked transitions masked_ms reserved\n");
 	for (i = 0; pasr_rs_section_info(i, &s); i++)
-		seq_printf(m, "%d %#llx %#llx %d %d %d %llu %d %llu %llu\n",
+		seq_printf(m, "%d %#llx %#llx %d %d %d %llu %d %llu %llu %d\n",
 			   i, s.start, s.start + s.size - 1, s.die, s.bit,
 			   s.pair, s.free, s.masked, s.transitions,
-			   div_u64(s.masked_ns, NSEC_PER_MSEC));
+			   div_u64(s.masked_ns, NSEC_PER_MSEC),
+			   pasr_gov_reserved(i));
 	return 0;
 }
 DEFINE_SHOW_ATTRIBUTE(pasr_map);
