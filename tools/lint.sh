@@ -245,6 +245,25 @@ else
 	fi
 fi
 
+# ---- kconfig-rt: PASR is not available with PREEMPT_RT ---------------------
+# (its mask callbacks run under a raw spinlock inside zone->lock, which RT
+# makes a sleeping lock; mm/pasr/Kconfig says why). allnoconfig with the
+# project's fragment plus PREEMPT_RT=y must resolve PREEMPT_RT on, PASR off.
+mkdir -p "$TMP/rt"
+{ cat "$REPO/Kconfig.fragment"; echo CONFIG_EXPERT=y; echo CONFIG_PREEMPT_RT=y; } >"$TMP/rt.fragment"
+rc=0
+"${KMAKE[@]}" O="$TMP/rt" KCONFIG_ALLCONFIG="$TMP/rt.fragment" allnoconfig >"$TMP/rt.out" 2>&1 || rc=$?
+if [ "$rc" != 0 ]; then
+	tail -n 20 "$TMP/rt.out" >&2
+	fail kconfig-rt "allnoconfig with PREEMPT_RT=y failed (exit $rc)"
+elif ! grep -qx 'CONFIG_PREEMPT_RT=y' "$TMP/rt/.config"; then
+	fail kconfig-rt "PREEMPT_RT=y did not resolve on: nothing checked"
+elif grep -q '^CONFIG_PASR=y' "$TMP/rt/.config"; then
+	fail kconfig-rt "CONFIG_PASR=y with PREEMPT_RT=y: the Kconfig exclusion is gone"
+else
+	pass kconfig-rt
+fi
+
 # ---- htmldocs --------------------------------------------------------------
 if ! PATH="$SYSPATH" command -v sphinx-build >/dev/null; then
 	fail htmldocs "sphinx-build not found (python3-sphinx; run 'make deps')"

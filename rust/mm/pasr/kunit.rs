@@ -445,6 +445,14 @@ unsafe extern "C" fn record(value: u64, cookie: *mut c_void) {
     CB_CALLS.fetch_add(1, Ordering::Relaxed);
 }
 
+/// The calls `record` received and the last value.
+fn cb() -> (u64, u64) {
+    (
+        CB_CALLS.load(Ordering::Relaxed),
+        CB_VALUE.load(Ordering::Relaxed),
+    )
+}
+
 fn reset_callback() {
     CB_VALUE.store(u64::MAX, Ordering::Relaxed);
     CB_CALLS.store(0, Ordering::Relaxed);
@@ -501,10 +509,10 @@ fn callback_unregister() {
     reset_callback();
     // SAFETY: `record` only touches atomics.
     check!(unsafe { m.register(0x4000_0000, record, core::ptr::null_mut()) }.is_ok());
-    check!((CB_CALLS.load(Ordering::Relaxed), CB_VALUE.load(Ordering::Relaxed)) == (1, 1));
+    check!(cb() == (1, 1));
     // Unregistering hands the controller full refresh before it lets go.
     check!(m.unregister(0x4000_0000).is_ok());
-    check!((CB_CALLS.load(Ordering::Relaxed), CB_VALUE.load(Ordering::Relaxed)) == (2, 0));
+    check!(cb() == (2, 0));
     m.put(0x4000_0000 + S, S);
     check!(CB_CALLS.load(Ordering::Relaxed) == 2);
     check!(m.mask(0) == 3);
@@ -534,7 +542,7 @@ fn callback_register_busy() {
     check!(r == Err(RegisterError::Busy));
     // The die stays with its first controller, which alone gets the next value.
     m.put(0x4000_0000, S);
-    check!((CB_CALLS.load(Ordering::Relaxed), CB_VALUE.load(Ordering::Relaxed)) == (2, 1));
+    check!(cb() == (2, 1));
     check!(CB_OTHER.load(Ordering::Relaxed) == 0);
 }
 
@@ -549,7 +557,7 @@ fn shutdown_writes_zero() {
     check!(unsafe { m.register(0x6000_0000, record_other, core::ptr::null_mut()) }.is_ok());
     m.shutdown();
     // Every callback gets value 0, even die 1's, which had 0 already; accounting stops.
-    check!((CB_CALLS.load(Ordering::Relaxed), CB_VALUE.load(Ordering::Relaxed)) == (2, 0));
+    check!(cb() == (2, 0));
     check!(CB_OTHER.load(Ordering::Relaxed) == 2);
     check!(masks(m) == (0, 0));
     m.put(0x4000_0000 + S, S);

@@ -399,7 +399,7 @@ unsafe extern "C" fn debug_controller(value: u64, cookie: *mut c_void) {
     };
     // The callbacks of a die are serialised by the PASR lock: the slot is this call's alone.
     let n = calls.load(Ordering::Relaxed);
-    if let Some(v) = usize::try_from(n).ok().and_then(|n| debug_log::VALUES[d].get(n)) {
+    if let Some(v) = debug_log::VALUES[d].get(n as usize) {
         v.store(value, Ordering::Relaxed);
     }
     calls.store(n + 1, Ordering::Release);
