@@ -9,8 +9,9 @@
 #      flipped on for the same workload, then off again;
 #   3. the matching check must catch it: the verifier reports mismatches
 #      (counters below the free lists' truth), or the core's counter guard
-#      fires (a counter would go below zero: one WARN, PASR disables itself
-#      and stats shows state failed).
+#      fires (a counter would go below zero: one WARN, PASR disables itself,
+#      stats shows state failed and, once the deferred report has run,
+#      hooks off: the static key of the buddy hooks is off).
 # The scenario allows that WARN (ALLOW_WARN=1) and requires this test's PASS.
 # PASR does not come back on after the guard fires, so this runs last, in a
 # boot of its own.
@@ -50,7 +51,16 @@ sf=$(stat state)
 umount /mnt/fault
 caught=""
 [ "$vf" -gt 0 ] 2>/dev/null && caught="verifier: $vf mismatches"
-[ "$sf" = failed ] && caught="${caught:+$caught; }counter guard: state failed, section $(stat failed_section) kind $(stat failed_kind)"
+hooks=""
+if [ "$sf" = failed ]; then
+	caught="${caught:+$caught; }counter guard: state failed, section $(stat failed_section) kind $(stat failed_kind)"
+	# a work item turns the hooks' static key off after the violation
+	i=0
+	while [ $i -lt 5 ] && [ "$(stat hooks)" != off ]; do sleep 1; i=$((i + 1)); done
+	hooks="$(stat hooks)"
+	caught="$caught, hooks $hooks"
+	[ "$hooks" = off ] || caught=""
+fi
 d="(control: $((g1 - g0)) max-order gets, state $sc, $vc mismatches; DOUBLE_GET on: $((g2 - g1)) gets, state $sf, $vf mismatches: ${caught:-not caught})"
 if [ "$vc" = 0 ] && [ "$sc" = on ] && [ $((g1 - g0)) -gt 0 ] && [ $((g2 - g1)) -gt 0 ] && [ -n "$caught" ]; then
 	result $T PASS "$d"

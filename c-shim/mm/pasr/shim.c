@@ -694,6 +694,9 @@ static int pasr_stats_show(struct seq_file *m, void *v)
 		   st.covered, st.free, st.masked);
 	seq_printf(m, "failed_section %d\nfailed_kind %d\n",
 		   st.failed_section, st.failed_kind);
+	/* the buddy hooks' static key: off once PASR has failed */
+	seq_printf(m, "hooks %s\n",
+		   static_key_enabled(&pasr_enabled_key) ? "on" : "off");
 	return 0;
 }
 DEFINE_SHOW_ATTRIBUTE(pasr_stats);
