@@ -36,6 +36,7 @@
 #include <linux/sysfs.h>
 #include <linux/timekeeping.h>
 #include <linux/workqueue.h>
+#include <linux/xarray.h>
 
 #define CREATE_TRACE_POINTS
 #include <trace/events/pasr.h>
@@ -428,24 +429,25 @@ void pasr_shim_trace_section(unsigned int section, bool free, bool masked)
 
 /* --- memory hotplug: offline memory holds no data and counts as free --- */
 
-#define PASR_MAX_OFFLINE	64
-
-/* Written by the memory notifier, under the memory hotplug lock. */
-static struct {
-	unsigned long start_pfn, nr_pages;
-} pasr_offline[PASR_MAX_OFFLINE];
-static int pasr_noffline;
+/*
+ * The ranges PASR saw go offline (start pfn -> number of pages), written by
+ * the memory notifier under the memory hotplug lock, read by the verifier
+ * under it too. No limit: an xarray, filled in process context.
+ */
+static DEFINE_XARRAY(pasr_offline);
 
 #ifdef CONFIG_MEMORY_HOTPLUG
 /*
  * Offlining takes every max-order block of the range off the free lists
  * (each one a pasr_get()); once offline, the range holds no data, so it is
- * put back as free. With memmap_on_memory, the notified range leaves out the
- * block's own memmap pages, which stay in use (and refreshed) while the
- * block is present: only what offlining took is put back. Onlining frees the pages into the buddy allocator again
+ * put back as free. Onlining frees the pages into the buddy allocator again
  * (each block a pasr_put()), so the range is first taken back. Only ranges
  * PASR saw go offline are taken back: memory that was never online was
- * never counted free.
+ * never counted free. With memmap_on_memory, the notified range leaves out
+ * the block's own memmap pages, which stay in use (and refreshed) while the
+ * block is present: only what offlining took is put back, to the byte. A
+ * range that cannot be recorded (no memory for the xarray) is not put: it
+ * stays refreshed, which is safe.
  */
 static int pasr_memory_callback(struct notifier_block *nb,
 				unsigned long action, void *arg)
@@ -453,32 +455,26 @@ static int pasr_memory_callback(struct notifier_block *nb,
 	struct memory_notify *mn = arg;
 	phys_addr_t start = PFN_PHYS(mn->start_pfn);
 	unsigned long size = mn->nr_pages << PAGE_SHIFT;
-	int i;
+	void *old;
 
 	if (!static_branch_unlikely(&pasr_enabled_key))
 		return NOTIFY_OK;
-	for (i = 0; i < pasr_noffline; i++)
-		if (pasr_offline[i].start_pfn == mn->start_pfn &&
-		    pasr_offline[i].nr_pages == mn->nr_pages)
-			break;
 	switch (action) {
 	case MEM_OFFLINE:
-		if (i == pasr_noffline && i < PASR_MAX_OFFLINE) {
-			pasr_offline[i].start_pfn = mn->start_pfn;
-			pasr_offline[i].nr_pages = mn->nr_pages;
-			pasr_noffline++;
+	case MEM_CANCEL_ONLINE:	/* still offline: what GOING_ONLINE took back */
+		old = xa_store(&pasr_offline, mn->start_pfn,
+			       xa_mk_value(mn->nr_pages), GFP_KERNEL);
+		if (xa_is_err(old))
+			pr_warn("[mem %pa+%#lx] offline but not recorded (%d): it stays refreshed\n",
+				&start, size, xa_err(old));
+		else if (!old)
 			pasr_put(start, size);
-		} else if (i == pasr_noffline) {
-			/* Not counted free: it stays refreshed, which is safe. */
-			pr_warn_once("more than %d offline ranges: [mem %pa+%#lx] and later ones stay refreshed\n",
-				     PASR_MAX_OFFLINE, &start, size);
-		}
 		break;
 	case MEM_GOING_ONLINE:
-		if (i < pasr_noffline) {
-			pasr_get(start, size);
-			pasr_offline[i] = pasr_offline[--pasr_noffline];
-		}
+		old = xa_erase(&pasr_offline, mn->start_pfn);
+		if (old)
+			pasr_get(PFN_PHYS(mn->start_pfn),
+				 xa_to_value(old) << PAGE_SHIFT);
 		break;
 	}
 	return NOTIFY_OK;
@@ -518,6 +514,8 @@ static int pasr_verify_stopped(void *data)
 	struct pasr_stats st;
 	struct zone *zone;
 	struct page *page;
+	unsigned long idx;
+	void *entry;
 	int mt, i;
 
 	pasr_rs_stats(&st);
@@ -537,16 +535,28 @@ static int pasr_verify_stopped(void *data)
 		}
 		spin_unlock(&zone->lock);
 	}
-	/* Offline memory and reservations are off the free lists, hold no data. */
-	for (i = 0; i < pasr_noffline; i++) {
-		u64 pa = PFN_PHYS(pasr_offline[i].start_pfn);
-		u64 end = pa + ((u64)pasr_offline[i].nr_pages << PAGE_SHIFT);
+	/*
+	 * Offline memory and reservations are off the free lists, hold no
+	 * data. Offline ranges count to the byte: with memmap_on_memory they
+	 * start after the block's memmap, inside a max-order block.
+	 */
+	xa_for_each(&pasr_offline, idx, entry) {
+		u64 pa = PFN_PHYS(idx);
+		u64 end = pa + ((u64)xa_to_value(entry) << PAGE_SHIFT);
+		struct pasr_section_info si;
+		u64 next;
 		int s;
 
-		for (; pa < end; pa += PAGE_SIZE << MAX_PAGE_ORDER) {
+		for (; pa < end; pa = next) {
 			s = pasr_rs_lookup(pa);
-			if (s >= 0 && s < res->sections)
-				pasr_actual[s] += PAGE_SIZE << MAX_PAGE_ORDER;
+			if (s < 0 || !pasr_rs_section_info(s, &si)) {
+				/* outside the map: on to the next block */
+				next = min(end, ALIGN(pa + 1, PAGE_SIZE << MAX_PAGE_ORDER));
+				continue;
+			}
+			next = min(end, si.start + si.size);
+			if (s < res->sections)
+				pasr_actual[s] += next - pa;
 		}
 	}
 	for (i = 0; i < res->sections; i++) {
@@ -568,7 +578,7 @@ static int pasr_verify(struct pasr_verify_result *res)
 	memset(res, 0, sizeof(*res));
 	mutex_lock(&pasr_verify_mutex);
 	/*
-	 * Hold off memory hotplug too: it changes pasr_offline[]; and the
+	 * Hold off memory hotplug too: it changes pasr_offline; and the
 	 * governor, whose reservations change with their pasr_put()/pasr_get()
 	 * under its lock (taken after the hotplug lock, as its memory notifier
 	 * does).

@@ -320,7 +320,9 @@ static const struct file_operations pasr_stress_fops = {
  * --- memory hot-add ---
  *
  * hot_add: writing SIZE@START hot-adds [START, START + SIZE) as
- * System RAM with add_memory(); the new memory blocks stay offline until
+ * System RAM with add_memory() ("SIZE@START memmap": with each block's
+ * memmap on the block, when memory_hotplug.memmap_on_memory=1 allows it,
+ * or -EINVAL); the new memory blocks stay offline until
  * onlined through /sys/devices/system/memory/. QEMU's arm64 virt machine
  * cannot hot-plug DIMMs without ACPI, and arm64 refuses to offline boot
  * memory, so the memory hotplug test boots with mem= below QEMU's RAM and
@@ -330,6 +332,7 @@ static ssize_t pasr_hot_add_write(struct file *file, const char __user *ubuf,
 				  size_t count, loff_t *ppos)
 {
 	u64 start, size, block = memory_block_size_bytes();
+	mhp_t flags = MHP_NONE;
 	char buf[64], *p;
 	int ret;
 
@@ -342,12 +345,16 @@ static ssize_t pasr_hot_add_write(struct file *file, const char __user *ubuf,
 	start = memparse(p + 1, &p);
 	if (!size || !IS_ALIGNED(start, block) || !IS_ALIGNED(size, block))
 		return -EINVAL;
-	ret = add_memory(memory_add_physaddr_to_nid(start), start, size,
-			 MHP_NONE);
+	/* "SIZE@START memmap": each block's memmap on the block itself */
+	if (sysfs_streq(p, " memmap") && mhp_supports_memmap_on_memory())
+		flags = MHP_MEMMAP_ON_MEMORY;
+	else if (*p && *p != '\n')
+		return -EINVAL;
+	ret = add_memory(memory_add_physaddr_to_nid(start), start, size, flags);
 	if (ret)
 		return ret;
-	pr_info("test: hot-added [mem %#010llx-%#010llx]\n", start,
-		start + size - 1);
+	pr_info("test: hot-added [mem %#010llx-%#010llx]%s\n", start,
+		start + size - 1, flags ? ", memmap on memory" : "");
 	return count;
 }
 

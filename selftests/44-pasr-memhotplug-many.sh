@@ -1,0 +1,66 @@
+#!/bin/sh
+# Offline memory counted exactly (qemu/scenarios/pasr-memhotplug-many.conf,
+# pasr_test.hotplug_many=1): hot-adds 256 MiB at 0x70000000 with each
+# block's memmap on the block itself (memmap_on_memory), then 8448 MiB at
+# 0x80000000 (66 blocks of 128 MiB), onlines every new block into
+# ZONE_MOVABLE and offlines it again: 68 offline ranges, more than PASR's
+# old fixed table of 64. Truth independent of PASR's own table:
+#   - a section inside the memmap_on_memory range counts free all but the
+#     memmap of its blocks (64 bytes per 4 KiB page) and is not masked;
+#   - a section inside the plain range counts entirely free and is masked;
+#   - the verifier reports 0 mismatches.
+#   SELFTEST: pasr-memhotplug-many PASS|FAIL|SKIP <details>
+
+MEMB=/sys/devices/system/memory
+T=pasr-memhotplug-many
+
+. "$(dirname "$0")/lib/pasr.sh"
+
+[ "$(arg pasr_test.hotplug_many)" = 1 ] || { result $T SKIP "(pasr_test.hotplug_many=1 not given)"; exit 0; }
+if [ "$(cat $SYS/enabled 2>/dev/null)" != 1 ] || [ ! -w $DBG/hot_add ]; then
+	result $T FAIL "(PASR off, or no $DBG/hot_add)"
+	exit 0
+fi
+bs=$((0x$(cat $MEMB/block_size_bytes)))
+mm=$((bs / 4096 * 64))
+A_LO=$((0x70000000)) A_HI=$((0x80000000))
+B_LO=$((0x80000000)) B_HI=$((0x80000000 + 8448 * 1048576))
+if ! echo "256M@0x70000000 memmap" >$DBG/hot_add; then
+	result $T FAIL "(hot-adding 256M@0x70000000 with memmap_on_memory failed: memory_hotplug.memmap_on_memory=1 and CONFIG_MHP_MEMMAP_ON_MEMORY?)"
+	exit 0
+fi
+if ! echo "8448M@0x80000000" >$DBG/hot_add; then
+	result $T FAIL "(hot-adding 8448M@0x80000000 failed)"
+	exit 0
+fi
+blocks=""
+for b in $MEMB/memory[0-9]*; do
+	[ "$(cat $b/state)" = offline ] && blocks="$blocks ${b##*/memory}"
+done
+onfail=0 offfail=0
+for b in $blocks; do echo online_movable >$MEMB/memory$b/state 2>/dev/null || onfail=$((onfail + 1)); done
+v_on=$(mismatches)
+for b in $blocks; do echo offline >$MEMB/memory$b/state 2>/dev/null || offfail=$((offfail + 1)); done
+nb=$(echo $blocks | wc -w)
+v=$(mismatches)
+# check the sections entirely inside each range against the truth above
+bad=$(grep -v '^#' $DBG/map | while read -r i st en die bit pair free m rest; do
+	st=$((st)) en=$((en + 1))
+	if [ $st -ge $A_LO ] && [ $en -le $A_HI ]; then
+		want=$(((en - st) - (en - st) / bs * mm))
+		[ "$free" = $want ] && [ "$m" = 0 ] || echo "section $i (memmap on memory): free $free, want $want, masked $m;"
+		echo "checked"
+	elif [ $st -ge $B_LO ] && [ $en -le $B_HI ]; then
+		[ "$free" = $((en - st)) ] && [ "$m" = 1 ] || echo "section $i: free $free of $((en - st)), masked $m;"
+		echo "checked"
+	fi
+done)
+checked=$(echo "$bad" | grep -c '^checked')
+bad=$(echo "$bad" | grep -v '^checked' | tr '\n' ' ')
+d="($nb hot-added blocks of $((bs / 1048576)) MiB onlined and offlined: $onfail online and $offfail offline failures; $checked sections checked, memmap ${mm} bytes per block; ${bad:-all exact}; verifier mismatches $v_on online, $v offline)"
+if [ "$nb" -gt 64 ] && [ "$onfail" = 0 ] && [ "$offfail" = 0 ] && [ "$checked" -ge 2 ] &&
+	[ -z "$bad" ] && [ "$v_on" = 0 ] && [ "$v" = 0 ]; then
+	result $T PASS "$d"
+else
+	result $T FAIL "$d"
+fi
