@@ -156,6 +156,31 @@ fn callbacks_get_each_new_value_once() {
 }
 
 #[test]
+fn raising_waits_when_deferred_lowering_never_does() {
+    let m = map_of(&TWO, &[]);
+    m.env()
+        .defer
+        .store(true, std::sync::atomic::Ordering::Relaxed);
+    m.put(0x4000_0000, S);
+    m.put(0x4000_0000 + S, S);
+    // Recorded, not raised: no mask yet, one call to schedule per section.
+    assert_eq!(m.mask(0), 0);
+    assert_eq!(
+        m.env().scheduled.load(std::sync::atomic::Ordering::Relaxed),
+        2
+    );
+    // Section 1 used again before the raise: only section 0 is masked.
+    m.get(0x4000_0000 + S, BLOCK);
+    m.raise_pending();
+    assert_eq!(m.mask(0), 1);
+    // Lowering is synchronous.
+    m.get(0x4000_0000, BLOCK);
+    assert_eq!(m.mask(0), 0);
+    m.raise_pending();
+    assert_eq!(m.mask(0), 0);
+}
+
+#[test]
 fn overflow_disables_and_clears_everything() {
     let m = map_of(&TWO, &[]);
     m.put(0x4000_0000, S);

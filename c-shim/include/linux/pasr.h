@@ -105,6 +105,8 @@ int pasr_rs_init(char *const *dies, size_t ndies, char *const *ilvs,
 void pasr_rs_late_init(void);
 void pasr_rs_shutdown(bool panic);
 void pasr_rs_debug_log(void);
+void pasr_rs_defer_raise_on(void);
+void pasr_rs_raise_pending(void);
 
 /* Raw properties of one die@ node of a "linux,pasr-ddr-layout" node. */
 struct pasr_dt_die {

@@ -208,14 +208,16 @@ u64 pasr_shim_now_ns(void)
 }
 
 /*
- * --- deferred reports ---
+ * --- deferred work: raising masks, reports ---
  *
- * The core runs under zone->lock when it finds a violation, and the debug
- * controller's callback runs there too. printk() or WARN() there could take
- * the console lock and deadlock (see the comments about zone->lock and
- * printk in mm/page_alloc.c), so they only record what happened and queue
- * an irq_work, which is lock-free. The irq_work prints; a violation also
- * needs process context, to turn the static key off, so it queues a work.
+ * The core runs under zone->lock when a section becomes entirely free, when
+ * it finds a violation, and the debug controller's callback runs there too.
+ * Raising a mask calls the controller; printk() or WARN() could take the
+ * console lock and deadlock (see the comments about zone->lock and printk
+ * in mm/page_alloc.c). So they only record what happened and queue an
+ * irq_work, which is lock-free; the irq_work raises the masks and prints.
+ * Lowering a mask stays synchronous. A violation also needs process
+ * context, to turn the static key off, so it queues a work.
  */
 #define PASR_VIOLATION_STACK	16
 
@@ -242,6 +244,7 @@ static DECLARE_WORK(pasr_violation_work, pasr_violation_workfn);
 
 static void pasr_report_irq_work(struct irq_work *work)
 {
+	pasr_rs_raise_pending();
 	pasr_rs_debug_log();
 	if (atomic_read(&pasr_violation_pending) == 1) {
 		atomic_set(&pasr_violation_pending, 2);
@@ -347,6 +350,8 @@ static int __init pasr_policy_init(void)
 	}
 	register_reboot_notifier(&pasr_reboot_nb);
 	atomic_notifier_chain_register(&panic_notifier_list, &pasr_panic_nb);
+	/* irq_work works now: masks are raised from it from here on */
+	pasr_rs_defer_raise_on();
 	return 0;
 }
 /* after mm_core_init() decided init_on_free, before any controller probes */
@@ -518,6 +523,8 @@ static int pasr_verify_stopped(void *data)
 	void *entry;
 	int mt, i;
 
+	/* masks an irq_work has yet to raise: raise them, to compare exactly */
+	pasr_rs_raise_pending();
 	pasr_rs_stats(&st);
 	res->sections = min_t(int, st.sections, PASR_MAX_SECTIONS);
 	memset(pasr_actual, 0, sizeof(pasr_actual));

@@ -105,6 +105,19 @@ pub trait Env: Sync {
 
     /// A caller broke the accounting; PASR is now disabled. Called once.
     fn violation(&self, _section: usize, _kind: Violation, _free: u64, _delta: u64) {}
+
+    /// Whether raising masks may wait. A `put` that makes a section entirely free then only
+    /// records it and calls [`Env::schedule_raise`]; the environment calls
+    /// [`Map::raise_pending`] soon after, outside its caller's locks (the buddy allocator's zone
+    /// lock), so that controller callbacks that raise masks never run there. Lowering is always
+    /// synchronous: memory must be refreshed before it is used. The default raises at once.
+    fn defers_raise(&self) -> bool {
+        false
+    }
+
+    /// Arranges for [`Map::raise_pending`] to run soon. Called only if
+    /// [`Env::defers_raise`] said so, in any context, possibly under the zone lock.
+    fn schedule_raise(&self) {}
 }
 
 /// How a caller broke the accounting.
@@ -305,6 +318,8 @@ pub struct Map<E: Env> {
     lut_shift: u32,
     lut_len: usize,
     published: [AtomicU64; MAX_DIES],
+    /// Per die: sections that became entirely free while raising was deferred.
+    pending: [AtomicU64; MAX_DIES],
     locked: UnsafeCell<Locked>,
     out_of_map_calls: AtomicU64,
     out_of_map_bytes: AtomicU64,
@@ -339,6 +354,7 @@ impl<E: Env> Map<E> {
             lut_shift: 0,
             lut_len: 0,
             published: [ZERO; MAX_DIES],
+            pending: [ZERO; MAX_DIES],
             locked: UnsafeCell::new(Locked {
                 maskable: [0; MAX_DIES],
                 mask: [0; MAX_DIES],
@@ -372,7 +388,7 @@ impl<E: Env> Map<E> {
         self.lut_base = 0;
         self.lut_shift = 0;
         self.lut_len = 0;
-        for p in self.published.iter_mut() {
+        for p in self.published.iter_mut().chain(self.pending.iter_mut()) {
             *p = AtomicU64::new(0);
         }
         *self.locked.get_mut() = Locked {
@@ -665,14 +681,21 @@ impl<E: Env> Map<E> {
                 })
         };
         match r {
-            // Only a change between "entirely free" and not can change a mask; a `get` must
-            // also wait for a mask that still relies on the section (see the module docs).
-            Ok(old)
-                if (free && old + bytes == s.size)
-                    || (!free && (old == s.size || s.relied.load(Ordering::SeqCst))) =>
-            {
+            // Only a change between "entirely free" and not can change a mask. Raising may wait
+            // (see `Env::defers_raise`); a `get` must also wait for a mask that still relies on
+            // the section (see the module docs).
+            Ok(old) if free && old + bytes == s.size => {
+                if self.env.defers_raise() {
+                    self.pending[usize::from(s.die)].fetch_or(1 << s.bit, Ordering::AcqRel);
+                    self.env.schedule_raise();
+                } else {
+                    self.refresh(i);
+                }
+                Some(true)
+            }
+            Ok(old) if !free && (old == s.size || s.relied.load(Ordering::SeqCst)) => {
                 self.refresh(i);
-                Some(free)
+                Some(false)
             }
             Ok(_) => Some(false),
             Err(old) => {
@@ -683,6 +706,21 @@ impl<E: Env> Map<E> {
                 };
                 self.fail(i, kind, old, bytes);
                 None
+            }
+        }
+    }
+
+    /// Raises the masks that the sections recorded by a deferred `put` call for (see
+    /// [`Env::defers_raise`]). A section used again meanwhile raises nothing: its recomputation
+    /// sees the counter.
+    pub fn raise_pending(&self) {
+        for d in 0..self.ndies {
+            let first = usize::from(self.dies[d].first);
+            let mut bits = self.pending[d].swap(0, Ordering::AcqRel);
+            while bits != 0 {
+                let b = bits.trailing_zeros() as usize;
+                bits &= bits - 1;
+                self.refresh(first + b);
             }
         }
     }

@@ -44,7 +44,6 @@ mod ffi {
         pub(crate) fn pasr_shim_violation(section: c_uint, kind: c_int, free: u64, delta: u64);
         pub(crate) fn pasr_shim_trace_mask(die: c_uint, old: u64, new: u64);
         pub(crate) fn pasr_shim_trace_section(section: c_uint, free: bool, masked: bool);
-        #[cfg_attr(not(CONFIG_PASR_DEBUG_CONTROLLER), allow(dead_code))]
         pub(crate) fn pasr_shim_defer_report();
     }
 }
@@ -81,6 +80,34 @@ impl Env for KernelEnv {
         // SAFETY: FFI call without preconditions.
         unsafe { ffi::pasr_shim_violation(section as u32, kind as c_int, free, delta) };
     }
+
+    fn defers_raise(&self) -> bool {
+        DEFER_RAISE.load(core::sync::atomic::Ordering::Relaxed)
+    }
+
+    fn schedule_raise(&self) {
+        // SAFETY: FFI call without preconditions; it only queues an irq_work.
+        unsafe { ffi::pasr_shim_defer_report() };
+    }
+}
+
+/// Whether masks are raised from irq_work (see `Env::defers_raise`): off in early boot, when
+/// the buddy allocator is filled on one CPU and irq_work cannot be raised yet; switched on by
+/// [`pasr_rs_defer_raise_on`].
+static DEFER_RAISE: core::sync::atomic::AtomicBool = core::sync::atomic::AtomicBool::new(false);
+
+/// From now on, a section that becomes entirely free is masked from irq_work, never under the
+/// allocator's zone lock. Called by the C side once irq_work works.
+#[no_mangle]
+pub extern "C" fn pasr_rs_defer_raise_on() {
+    DEFER_RAISE.store(true, core::sync::atomic::Ordering::Relaxed);
+}
+
+/// Raises the masks deferred by `put`s. Called by the C side from irq_work, and by the verifier
+/// before it compares masks with the free lists.
+#[no_mangle]
+pub extern "C" fn pasr_rs_raise_pending() {
+    pasr().raise_pending();
 }
 
 /// The global map.

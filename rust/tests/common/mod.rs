@@ -18,6 +18,9 @@ pub struct HostEnv {
     locked: AtomicBool,
     pub events: Mutex<Vec<(usize, u64, u64)>>,
     pub violations: Mutex<Vec<usize>>,
+    /// Raise masks later, as the kernel does (`Map::raise_pending` by hand).
+    pub defer: AtomicBool,
+    pub scheduled: std::sync::atomic::AtomicU64,
 }
 
 impl Env for HostEnv {
@@ -40,6 +43,14 @@ impl Env for HostEnv {
 
     fn violation(&self, section: usize, _kind: pasr_host::map::Violation, _f: u64, _d: u64) {
         self.violations.lock().unwrap().push(section);
+    }
+
+    fn defers_raise(&self) -> bool {
+        self.defer.load(Ordering::Relaxed)
+    }
+
+    fn schedule_raise(&self) {
+        self.scheduled.fetch_add(1, Ordering::Relaxed);
     }
 }
 
