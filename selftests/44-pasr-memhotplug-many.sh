@@ -6,7 +6,8 @@
 # ZONE_MOVABLE and offlines it again: 68 offline ranges, more than PASR's
 # old fixed table of 64. Truth independent of PASR's own table:
 #   - a section inside the memmap_on_memory range counts free all but the
-#     memmap of its blocks (64 bytes per 4 KiB page) and is not masked;
+#     memmap of its blocks (64 bytes per 4 KiB page, in whole pageblocks)
+#     and is not masked;
 #   - a section inside the plain range counts entirely free and is masked;
 #   - the verifier reports 0 mismatches.
 #   SELFTEST: pasr-memhotplug-many PASS|FAIL|SKIP <details>
@@ -22,7 +23,10 @@ if [ "$(cat $SYS/enabled 2>/dev/null)" != 1 ] || [ ! -w $DBG/hot_add ]; then
 	exit 0
 fi
 bs=$((0x$(cat $MEMB/block_size_bytes)))
-mm=$((bs / 4096 * 64))
+# memmap of a block: 64 bytes per 4 KiB page, rounded up to whole pageblocks
+# (memmap_on_memory=force)
+pb=$((4096 << $(awk '/^Page block order:/ { print $4 }' /proc/pagetypeinfo)))
+mm=$(((bs / 4096 * 64 + pb - 1) / pb * pb))
 A_LO=$((0x70000000)) A_HI=$((0x80000000))
 B_LO=$((0x80000000)) B_HI=$((0x80000000 + 8448 * 1048576))
 if ! echo "256M@0x70000000 memmap" >$DBG/hot_add; then
