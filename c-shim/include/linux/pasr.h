@@ -169,9 +169,11 @@ static inline bool pasr_gov_reserved(int section)
 {
 	return false;
 }
+
 static inline void pasr_gov_hold(void)
 {
 }
+
 static inline void pasr_gov_unhold(void)
 {
 }

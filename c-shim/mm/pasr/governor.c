@@ -130,9 +130,9 @@ static void pasr_gov_mark(unsigned long start, unsigned long end, bool offline)
 
 	for (pfn = start; pfn < end; pfn++) {
 		if (offline)
-			__SetPageOffline(pfn_to_page(pfn));
+			__folio_set_offline(pfn_folio(pfn));
 		else
-			__ClearPageOffline(pfn_to_page(pfn));
+			__folio_clear_offline(pfn_folio(pfn));
 	}
 }
 

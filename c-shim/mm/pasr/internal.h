@@ -18,6 +18,7 @@ extern bool pasr_test_unsafe_init;
 static inline void pasr_test_debugfs_init(struct dentry *dir)
 {
 }
+
 #define pasr_test_unsafe_init false
 #endif
 

@@ -240,6 +240,7 @@ static void pasr_violation_workfn(struct work_struct *work)
 	/* The hooks need not call into the core any more. */
 	static_branch_disable(&pasr_enabled_key);
 }
+
 static DECLARE_WORK(pasr_violation_work, pasr_violation_workfn);
 
 static void pasr_report_irq_work(struct irq_work *work)
@@ -251,6 +252,7 @@ static void pasr_report_irq_work(struct irq_work *work)
 		schedule_work(&pasr_violation_work);
 	}
 }
+
 static DEFINE_IRQ_WORK(pasr_report_work, pasr_report_irq_work);
 
 void pasr_shim_defer_report(void)
@@ -354,6 +356,7 @@ static int __init pasr_policy_init(void)
 	pasr_rs_defer_raise_on();
 	return 0;
 }
+
 /* after mm_core_init() decided init_on_free, before any controller probes */
 early_initcall(pasr_policy_init);
 
