@@ -40,15 +40,8 @@ fi
 
 bs=$((0x$(cat $MEMB/block_size_bytes)))
 before="$(ls -d $MEMB/memory[0-9]* | wc -l)"
-if ! echo "$spec" >$DBG/hot_add; then
-	result $T FAIL "(hot-adding $spec failed: see the console)"
-	exit 0
-fi
-# the new blocks are the offline ones (all boot memory is online)
-blocks=""
-for b in $MEMB/memory[0-9]*; do
-	[ "$(cat $b/state)" = offline ] && blocks="$blocks ${b##*/memory}"
-done
+hot_add "$spec" || exit 0
+blocks=$BLOCKS
 nb=$(echo $blocks | wc -w)
 if [ "$nb" -eq 0 ]; then
 	result $T FAIL "(hot-added $spec but no offline memory block appeared; $before blocks before)"

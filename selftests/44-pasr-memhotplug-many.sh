@@ -29,18 +29,9 @@ pb=$((4096 << $(awk '/^Page block order:/ { print $4 }' /proc/pagetypeinfo)))
 mm=$(((bs / 4096 * 64 + pb - 1) / pb * pb))
 A_LO=$((0x70000000)) A_HI=$((0x80000000))
 B_LO=$((0x80000000)) B_HI=$((0x80000000 + 8448 * 1048576))
-if ! echo "256M@0x70000000 memmap" >$DBG/hot_add; then
-	result $T FAIL "(hot-adding 256M@0x70000000 with memmap_on_memory failed: memory_hotplug.memmap_on_memory=1 and CONFIG_MHP_MEMMAP_ON_MEMORY?)"
-	exit 0
-fi
-if ! echo "8448M@0x80000000" >$DBG/hot_add; then
-	result $T FAIL "(hot-adding 8448M@0x80000000 failed)"
-	exit 0
-fi
-blocks=""
-for b in $MEMB/memory[0-9]*; do
-	[ "$(cat $b/state)" = offline ] && blocks="$blocks ${b##*/memory}"
-done
+hot_add "256M@0x70000000 memmap" || exit 0
+hot_add "8448M@0x80000000" || exit 0
+blocks=$BLOCKS
 onfail=0 offfail=0
 for b in $blocks; do echo online_movable >$MEMB/memory$b/state 2>/dev/null || onfail=$((onfail + 1)); done
 v_on=$(mismatches)

@@ -130,3 +130,19 @@ settle() {
 		fi
 	done
 }
+
+# hot_add SPEC: hot-add RAM through the test-only debugfs pasr/hot_add
+# (SIZE@START [memmap]); on failure prints a FAIL result for test $T and
+# returns 1. Sets BLOCKS: the numbers of the offline memory blocks, i.e. the
+# new ones (all boot memory is online).
+hot_add() {
+	if ! echo "$1" >$DBG/hot_add; then
+		result $T FAIL "(hot-adding $1 failed: see the console)"
+		return 1
+	fi
+	BLOCKS=""
+	for _b in /sys/devices/system/memory/memory[0-9]*; do
+		[ "$(cat $_b/state)" = offline ] && BLOCKS="$BLOCKS ${_b##*/memory}"
+	done
+	return 0
+}
