@@ -153,8 +153,13 @@ given0=$(dmesg | grep -c 'pasr: governor: section [0-9]* given back: .* goes off
 lim=10
 kasan && lim=30
 t0=$(date +%s)
+errs=""
 for b in $blocks; do
-	timeout $lim sh -c "echo offline >$MEMB/memory$b/state" 2>/dev/null || offfail=$((offfail + 1))
+	tb=$(date +%s)
+	if ! e=$(timeout $lim sh -c "echo offline >$MEMB/memory$b/state" 2>&1); then
+		offfail=$((offfail + 1))
+		errs="$errs block $b after $(($(date +%s) - tb))s: ${e:-timeout};"
+	fi
 done
 t=$(($(date +%s) - t0))
 echo 0 >$G/enabled
@@ -163,7 +168,7 @@ v=$(mismatches)
 offline_exact >/tmp/hp.exact
 ex=$?
 states="$(for b in $blocks; do cat $MEMB/memory$b/state; done | sort | uniq -c | tr -s ' \n' ' ')"
-d="(governor held sections [${held% }] of the hot-added range; offlining $nb blocks took ${t}s, $offfail failed or timed out ($lim s each); $given reservations given back; verifier mismatches $v; offline sections exact: $([ $ex = 0 ] && echo yes || tr '\n' ';' </tmp/hp.exact); online failures $onfail; final states:$states)"
+d="(governor held sections [${held% }] of the hot-added range; offlining $nb blocks took ${t}s, $offfail failed or timed out ($lim s each)${errs:+:$errs}; $given reservations given back; verifier mismatches $v; offline sections exact: $([ $ex = 0 ] && echo yes || tr '\n' ';' </tmp/hp.exact); online failures $onfail; final states:$states)"
 if [ -n "$held" ] && [ "$offfail" = 0 ] && [ "$onfail" = 0 ] && [ "$given" -gt 0 ] &&
 	[ "$t" -lt $((lim * nb)) ] && [ "$v" = 0 ] && [ $ex = 0 ]; then
 	result $T-governor PASS "$d"

@@ -52,6 +52,11 @@ static DECLARE_BITMAP(pasr_reserved, PASR_GOV_SECTIONS);
 static DECLARE_BITMAP(pasr_busy, PASR_GOV_SECTIONS);	/* being evacuated */
 static u8 pasr_backoff[PASR_GOV_SECTIONS];
 static unsigned long pasr_gov_pressure_until;	/* jiffies */
+/*
+ * The pfn range going offline, [lo, hi), empty if none: memory hotplug
+ * offlines one range at a time. No reservation is made there meanwhile.
+ */
+static unsigned long pasr_gov_off_lo, pasr_gov_off_hi;
 
 static bool pasr_gov_enabled;
 static unsigned int pasr_gov_threshold = 60;	/* % of memory holding data */
@@ -201,7 +206,8 @@ static bool pasr_gov_step(void)
 			continue;
 		}
 		if (test_bit(i, pasr_reserved) || test_bit(i, pasr_busy) ||
-		    !pasr_gov_range(&s, &start, &end))
+		    !pasr_gov_range(&s, &start, &end) ||
+		    (start < pasr_gov_off_hi && end > pasr_gov_off_lo))
 			continue;
 		if (pick < 0 || s.free > best.free) {
 			pick = i;
@@ -224,6 +230,16 @@ static bool pasr_gov_step(void)
 
 	mutex_lock(&pasr_gov_lock);
 	clear_bit(pick, pasr_busy);
+	if (!ret && start < pasr_gov_off_hi && end > pasr_gov_off_lo) {
+		/*
+		 * The range started going offline while the section was being
+		 * evacuated, and its notifier could not give back what was not
+		 * a reservation yet: give it back now, to the isolated
+		 * pageblocks, which offlining takes.
+		 */
+		free_contig_range(start, end - start);
+		ret = -EBUSY;
+	}
 	if (ret) {
 		pasr_gov_failures++;
 		pasr_backoff[pick] = PASR_GOV_BACKOFF;
@@ -302,9 +318,10 @@ static struct notifier_block pasr_gov_oom_nb = {
 /*
  * Memory about to go offline: give back the reservations in it. Their pages
  * go to the free lists of the pageblocks offlining has just isolated, where
- * offlining takes them like any free page; held, they would make it retry
- * until it gives up. The evacuation step cannot reserve there meanwhile:
- * alloc_contig_range() fails on isolated pageblocks.
+ * offlining takes them like any free page; held, they would make it fail.
+ * No reservation is made in the range until it is offline or offlining is
+ * cancelled; an evacuation that was under way when offlining began gives
+ * its pages back as it ends.
  */
 static int pasr_gov_memory(struct notifier_block *nb, unsigned long action,
 			   void *arg)
@@ -314,9 +331,15 @@ static int pasr_gov_memory(struct notifier_block *nb, unsigned long action,
 	struct pasr_section_info s;
 	int i;
 
-	if (action != MEM_GOING_OFFLINE)
-		return NOTIFY_OK;
 	mutex_lock(&pasr_gov_lock);
+	if (action == MEM_OFFLINE || action == MEM_CANCEL_OFFLINE)
+		pasr_gov_off_lo = pasr_gov_off_hi = 0;
+	if (action != MEM_GOING_OFFLINE) {
+		mutex_unlock(&pasr_gov_lock);
+		return NOTIFY_OK;
+	}
+	pasr_gov_off_lo = lo;
+	pasr_gov_off_hi = hi;
 	for_each_set_bit(i, pasr_reserved, PASR_GOV_SECTIONS) {
 		if (pasr_rs_section_info(i, &s) &&
 		    PHYS_PFN(s.start) < hi && PHYS_PFN(s.start + s.size) > lo &&
