@@ -332,8 +332,10 @@ static int pasr_gov_memory(struct notifier_block *nb, unsigned long action,
 	int i;
 
 	mutex_lock(&pasr_gov_lock);
-	if (action == MEM_OFFLINE || action == MEM_CANCEL_OFFLINE)
-		pasr_gov_off_lo = pasr_gov_off_hi = 0;
+	if (action == MEM_OFFLINE || action == MEM_CANCEL_OFFLINE) {
+		pasr_gov_off_lo = 0;
+		pasr_gov_off_hi = 0;
+	}
 	if (action != MEM_GOING_OFFLINE) {
 		mutex_unlock(&pasr_gov_lock);
 		return NOTIFY_OK;
