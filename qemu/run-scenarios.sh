@@ -66,7 +66,14 @@ kunit_results() {
 	"$REPO/tools/kunit-results.py" "$json" "$S_KUNIT" "$2" >>"$RESULTS/$S_KUNIT.txt"
 }
 for conf in "${confs[@]}"; do
-	[ -f "$conf" ] || continue
+	# a name is enough: 'run-scenarios.sh default pasr-panic'
+	[ -f "$conf" ] || [ ! -f "$REPO/qemu/scenarios/$conf.conf" ] ||
+		conf="$REPO/qemu/scenarios/$conf.conf"
+	if [ ! -f "$conf" ]; then
+		echo "run-scenarios: no such scenario: $conf" >&2
+		fail=1
+		continue
+	fi
 	NAME="$(basename "$conf" .conf)" MEM=1G SMP=2 CMDLINE="" TIMEOUT=300 EXPECT="" REJECT=""
 	DT_LAYOUT="" ALLOW_WARN=0 DEBUG=0 DEBUG_CMDLINE="" DEBUG_SPLAT="" PANIC=""
 	# shellcheck disable=SC1090

@@ -43,10 +43,12 @@
 
 #include <linux/bitops.h>
 #include <linux/bug.h>
+#include <linux/cpu.h>
 #include <linux/debugfs.h>
 #include <linux/device.h>
 #include <linux/kasan.h>
 #include <linux/kernel.h>
+#include <linux/memory_hotplug.h>
 #include <linux/math64.h>
 #include <linux/mm.h>
 #include <linux/mmzone.h>
@@ -623,7 +625,14 @@ static void pasr_sim_lose_section(struct pasr_sim_entry *e, int section,
 		 * page_private() of a PageBuddy page, valid here because every
 		 * CPU is stopped, so no zone lock holder can be changing it.
 		 */
-		page = pfn_valid(pfn) ? pfn_to_page(pfn) : NULL;
+		if (!pfn_valid(pfn)) {
+			page = NULL;
+		} else {
+			page = pfn_to_online_page(pfn);
+			/* Offline memory holds nothing; its memmap is poisoned. */
+			if (!page)
+				continue;
+		}
 		if (page && PageBuddy(page) &&
 		    page_private(page) == MAX_PAGE_ORDER)
 			pasr_sim_poison_free(e, page, MAX_ORDER_NR_PAGES);
@@ -743,7 +752,12 @@ static long pasr_sim_enter(struct pasr_sim *sim, const char *why)
 	if (!e)
 		return -ENOMEM;
 	e->sim = sim;
-	ret = stop_machine(pasr_sim_enter_stopped, e, NULL);
+	/* Memory that went online or offline meanwhile would be misjudged. */
+	cpus_read_lock();
+	get_online_mems();
+	ret = stop_machine_cpuslocked(pasr_sim_enter_stopped, e, NULL);
+	put_online_mems();
+	cpus_read_unlock();
 	if (ret) {
 		pr_err("self-refresh entry (%s): stop_machine failed: %ld\n",
 		       why, ret);

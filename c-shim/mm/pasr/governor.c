@@ -28,6 +28,7 @@
 #include <linux/init.h>
 #include <linux/kobject.h>
 #include <linux/memory.h>
+#include <linux/memory_hotplug.h>
 #include <linux/mm.h>
 #include <linux/mmzone.h>
 #include <linux/mutex.h>
@@ -52,11 +53,6 @@ static DECLARE_BITMAP(pasr_reserved, PASR_GOV_SECTIONS);
 static DECLARE_BITMAP(pasr_busy, PASR_GOV_SECTIONS);	/* being evacuated */
 static u8 pasr_backoff[PASR_GOV_SECTIONS];
 static unsigned long pasr_gov_pressure_until;	/* jiffies */
-/*
- * The pfn range going offline, [lo, hi), empty if none: memory hotplug
- * offlines one range at a time. No reservation is made there meanwhile.
- */
-static unsigned long pasr_gov_off_lo, pasr_gov_off_hi;
 
 static bool pasr_gov_enabled;
 static unsigned int pasr_gov_threshold = 60;	/* % of memory holding data */
@@ -105,26 +101,32 @@ bool pasr_gov_reserved(int section)
 }
 
 /*
- * The pfn range of section @i if every max-order block of it has a struct
- * page in one and the same zone, as alloc_contig_range() needs: no hole, no
- * zone boundary inside.
+ * The pfn range of section @i if every max-order block of it is online and
+ * in one and the same zone, as alloc_contig_range() needs: no hole, no
+ * offline memory (whose struct pages are poisoned), no zone boundary inside.
+ * Memory cannot go offline under a caller holding get_online_mems(), or
+ * within a reservation, which is given back first.
  */
 static bool pasr_gov_range(const struct pasr_section_info *s,
 			   unsigned long *start, unsigned long *end)
 {
+	struct page *first, *last;
 	struct zone *zone;
 	unsigned long pfn;
 
 	*start = PHYS_PFN(s->start);
 	*end = PHYS_PFN(s->start + s->size);
-	if (!pfn_valid(*start))
+	first = pfn_to_online_page(*start);
+	if (!first)
 		return false;
-	zone = page_zone(pfn_to_page(*start));
-	for (pfn = *start; pfn < *end; pfn += MAX_ORDER_NR_PAGES)
-		if (!pfn_valid(pfn) || !pfn_valid(pfn + MAX_ORDER_NR_PAGES - 1) ||
-		    page_zone(pfn_to_page(pfn)) != zone ||
-		    page_zone(pfn_to_page(pfn + MAX_ORDER_NR_PAGES - 1)) != zone)
+	zone = page_zone(first);
+	for (pfn = *start; pfn < *end; pfn += MAX_ORDER_NR_PAGES) {
+		first = pfn_to_online_page(pfn);
+		last = pfn_to_online_page(pfn + MAX_ORDER_NR_PAGES - 1);
+		if (!first || !last || page_zone(first) != zone ||
+		    page_zone(last) != zone)
 			return false;
+	}
 	return zone_spans_pfn(zone, *start) && zone_spans_pfn(zone, *end - 1);
 }
 
@@ -199,6 +201,13 @@ static bool pasr_gov_step(void)
 
 	if (time_before(jiffies, READ_ONCE(pasr_gov_pressure_until)))
 		return false;
+	/*
+	 * No memory goes offline during a step: pasr_gov_range() reads struct
+	 * pages, alloc_contig_range() isolates them, and offlining would fail
+	 * on a section being evacuated. It waits and then finds a reservation,
+	 * which its notifier gives back.
+	 */
+	get_online_mems();
 	mutex_lock(&pasr_gov_lock);
 	for (i = 0; i < PASR_GOV_SECTIONS && pasr_rs_section_info(i, &s); i++) {
 		if (pasr_backoff[i]) {
@@ -206,8 +215,7 @@ static bool pasr_gov_step(void)
 			continue;
 		}
 		if (test_bit(i, pasr_reserved) || test_bit(i, pasr_busy) ||
-		    !pasr_gov_range(&s, &start, &end) ||
-		    (start < pasr_gov_off_hi && end > pasr_gov_off_lo))
+		    !pasr_gov_range(&s, &start, &end))
 			continue;
 		if (pick < 0 || s.free > best.free) {
 			pick = i;
@@ -217,29 +225,21 @@ static bool pasr_gov_step(void)
 	if (pick < 0 || pasr_gov_use() >= pasr_gov_threshold ||
 	    !pasr_gov_room(PHYS_PFN(best.size))) {
 		mutex_unlock(&pasr_gov_lock);
+		put_online_mems();
 		return false;
 	}
 	set_bit(pick, pasr_busy);
 	mutex_unlock(&pasr_gov_lock);
 
 	pages = PHYS_PFN(best.size - best.free);
-	pasr_gov_range(&best, &start, &end);
+	start = PHYS_PFN(best.start);
+	end = PHYS_PFN(best.start + best.size);
 	/* __GFP_NORETRY is not supported here: -EINVAL */
 	ret = alloc_contig_range(start, end, MIGRATE_MOVABLE,
 				 GFP_KERNEL | __GFP_NOWARN);
 
 	mutex_lock(&pasr_gov_lock);
 	clear_bit(pick, pasr_busy);
-	if (!ret && start < pasr_gov_off_hi && end > pasr_gov_off_lo) {
-		/*
-		 * The range started going offline while the section was being
-		 * evacuated, and its notifier could not give back what was not
-		 * a reservation yet: give it back now, to the isolated
-		 * pageblocks, which offlining takes.
-		 */
-		free_contig_range(start, end - start);
-		ret = -EBUSY;
-	}
 	if (ret) {
 		pasr_gov_failures++;
 		pasr_backoff[pick] = PASR_GOV_BACKOFF;
@@ -253,6 +253,7 @@ static bool pasr_gov_step(void)
 		pasr_gov_migrated += pages;
 	}
 	mutex_unlock(&pasr_gov_lock);
+	put_online_mems();
 	return !ret;
 }
 
@@ -319,9 +320,8 @@ static struct notifier_block pasr_gov_oom_nb = {
  * Memory about to go offline: give back the reservations in it. Their pages
  * go to the free lists of the pageblocks offlining has just isolated, where
  * offlining takes them like any free page; held, they would make it fail.
- * No reservation is made in the range until it is offline or offlining is
- * cancelled; an evacuation that was under way when offlining began gives
- * its pages back as it ends.
+ * Offlining cannot begin during an evacuation step, which holds
+ * get_online_mems().
  */
 static int pasr_gov_memory(struct notifier_block *nb, unsigned long action,
 			   void *arg)
@@ -331,17 +331,9 @@ static int pasr_gov_memory(struct notifier_block *nb, unsigned long action,
 	struct pasr_section_info s;
 	int i;
 
-	mutex_lock(&pasr_gov_lock);
-	if (action == MEM_OFFLINE || action == MEM_CANCEL_OFFLINE) {
-		pasr_gov_off_lo = 0;
-		pasr_gov_off_hi = 0;
-	}
-	if (action != MEM_GOING_OFFLINE) {
-		mutex_unlock(&pasr_gov_lock);
+	if (action != MEM_GOING_OFFLINE)
 		return NOTIFY_OK;
-	}
-	pasr_gov_off_lo = lo;
-	pasr_gov_off_hi = hi;
+	mutex_lock(&pasr_gov_lock);
 	for_each_set_bit(i, pasr_reserved, PASR_GOV_SECTIONS) {
 		if (pasr_rs_section_info(i, &s) &&
 		    PHYS_PFN(s.start) < hi && PHYS_PFN(s.start + s.size) > lo &&
