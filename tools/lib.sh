@@ -67,10 +67,17 @@ run_stage() {
 
 # require_results: for every suite a check run promises (SUITES="suite:stage
 # ...", set by the caller), a FAIL '<suite>/results' when it has no result at
-# all, and a FAIL '<suite>/run' when its stage failed without a FAIL result:
-# a suite never fails or vanishes silently.
+# all, and a FAIL '<suite>/run' when its stage failed and none of the stage's
+# suites has a FAIL result to show for it: a suite never fails or vanishes
+# silently, and one failure is not counted twice.
 require_results() {
 	local sv suite st why
+	local -A stage_failed=()
+	for sv in $SUITES; do
+		if grep -qs '^FAIL ' "$RESULTS/${sv%%:*}.txt"; then
+			stage_failed[${sv#*:}]=1
+		fi
+	done
 	for sv in $SUITES; do
 		suite="${sv%%:*}" st="${sv#*:}"
 		why="${STAGE_RC[$st]:-did not run}"
@@ -78,8 +85,9 @@ require_results() {
 			record_result "$suite" results FAIL "(no results: stage '$st' $why)"
 			log "check: suite $suite left no results (stage '$st' $why)"
 		elif [[ "${STAGE_RC[$st]:-exited 0}" == "exited "[1-9]* ]] &&
-			! grep -qs '^FAIL ' "$RESULTS/$suite.txt"; then
+			[[ -z "${stage_failed[$st]:-}" ]]; then
 			record_result "$suite" run FAIL "(stage '$st' $why without a FAIL result)"
+			stage_failed[$st]=1
 		fi
 	done
 }
