@@ -68,13 +68,14 @@ run_stage() {
 # require_results: for every suite a check run promises (SUITES="suite:stage
 # ...", set by the caller), a FAIL '<suite>/results' when it has no result at
 # all, and a FAIL '<suite>/run' when its stage failed and none of the stage's
-# suites has a FAIL result to show for it: a suite never fails or vanishes
-# silently, and one failure is not counted twice.
+# suites has a FAIL (or no result) to show for it: a suite never fails or
+# vanishes silently, and one failure is not counted twice.
 require_results() {
 	local sv suite st why
 	local -A stage_failed=()
 	for sv in $SUITES; do
-		if grep -qs '^FAIL ' "$RESULTS/${sv%%:*}.txt"; then
+		if grep -qs '^FAIL ' "$RESULTS/${sv%%:*}.txt" ||
+			! grep -qs '^\(PASS\|FAIL\|SKIP\) ' "$RESULTS/${sv%%:*}.txt"; then
 			stage_failed[${sv#*:}]=1
 		fi
 	done
