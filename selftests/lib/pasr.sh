@@ -20,6 +20,27 @@ result() { echo "SELFTEST: $1 $2 $3"; }
 
 mib() { echo $(($1 / 1048576)); }
 
+# fault_on BIT: whether the test-only fault BIT is on from boot
+# (pasr_test.faults=N, CONFIG_PASR_FAULT_INJECTION; bits in linux/pasr.h)
+fault_on() { [ $(($(arg pasr_test.faults || echo 0) & $1)) != 0 ]; }
+
+# verdict NAME OK BIT FAULT DETAILS: the result of a check (OK 1 if it
+# held). With the fault BIT on, the check must fail instead: it is caught
+# (PASS), or the check cannot fail (FAIL).
+verdict() {
+	if fault_on "$3"; then
+		if [ "$2" = 1 ]; then
+			result "$1" FAIL "($4 on, but the check held: it cannot fail) $5"
+		else
+			result "$1" PASS "($4 on: caught) $5"
+		fi
+	elif [ "$2" = 1 ]; then
+		result "$1" PASS "$5"
+	else
+		result "$1" FAIL "$5"
+	fi
+}
+
 # meminfo KEY: a /proc/meminfo value in bytes; mem_free_mib: MemFree in MiB
 meminfo() { awk -v k="$1:" '$1 == k {print $2 * 1024}' /proc/meminfo; }
 mem_free_mib() { mib "$(meminfo MemFree)"; }

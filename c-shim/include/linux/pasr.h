@@ -157,6 +157,25 @@ int pasr_rs_verify(const u64 *actual, int n, struct pasr_mismatch *out,
 		   int max_out);
 void pasr_rs_set_skip_gets(u64 n);
 void pasr_rs_set_faults(u32 faults);
+u32 pasr_rs_faults(void);
+
+/*
+ * Test-only faults of the C side (CONFIG_PASR_FAULT_INJECTION), bits of the
+ * same mask as the core's (1..16, see rust/mm/pasr/map.rs): each switches a
+ * fix off, so that a test can show it fails without it.
+ */
+#define PASR_FAULT_VERIFY_NO_GOV	32	/* verifier races the governor */
+#define PASR_FAULT_OFFLINE_BLOCKS	64	/* offline = whole memory blocks */
+#define PASR_FAULT_REPORT_NOW		128	/* print at once, maybe under zone->lock */
+
+static inline bool pasr_fault(u32 fault)
+{
+#ifdef CONFIG_PASR_FAULT_INJECTION
+	return pasr_rs_faults() & fault;
+#else
+	return false;
+#endif
+}
 u64 pasr_rs_bench_calls(int dies, int sections, u64 iterations);
 
 /* Sections the governor holds: they hold no data and count as free. */

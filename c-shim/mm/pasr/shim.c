@@ -243,9 +243,17 @@ static void pasr_violation_workfn(struct work_struct *work)
 
 static DECLARE_WORK(pasr_violation_work, pasr_violation_workfn);
 
-static void pasr_report_irq_work(struct irq_work *work)
+/*
+ * Prints what the debug controller recorded and hands a violation to its
+ * work. Never under a zone lock: lockdep checks it (a zone lock is taken
+ * with interrupts off, so the irq_work cannot have interrupted its holder).
+ */
+static void pasr_report_print(void)
 {
-	pasr_rs_raise_pending();
+	struct zone *zone;
+
+	for_each_populated_zone(zone)
+		lockdep_assert_once(lockdep_is_held(&zone->lock) != LOCK_STATE_HELD);
 	pasr_rs_debug_log();
 	if (atomic_read(&pasr_violation_pending) == 1) {
 		atomic_set(&pasr_violation_pending, 2);
@@ -253,10 +261,21 @@ static void pasr_report_irq_work(struct irq_work *work)
 	}
 }
 
+static void pasr_report_irq_work(struct irq_work *work)
+{
+	pasr_rs_raise_pending();
+	pasr_report_print();
+}
+
 static DEFINE_IRQ_WORK(pasr_report_work, pasr_report_irq_work);
 
 void pasr_shim_defer_report(void)
 {
+	/* test-only: print in the caller's context, as before the deferral */
+	if (pasr_fault(PASR_FAULT_REPORT_NOW)) {
+		pasr_report_print();
+		return;
+	}
 	irq_work_queue(&pasr_report_work);
 }
 
@@ -270,7 +289,7 @@ void pasr_shim_violation(unsigned int section, int kind, u64 free, u64 delta)
 	pasr_violation.nr_stack = stack_trace_save(pasr_violation.stack,
 						   PASR_VIOLATION_STACK, 1);
 	atomic_set_release(&pasr_violation_pending, 1);
-	irq_work_queue(&pasr_report_work);
+	pasr_shim_defer_report();
 }
 
 /*
@@ -461,17 +480,24 @@ static int pasr_memory_callback(struct notifier_block *nb,
 				unsigned long action, void *arg)
 {
 	struct memory_notify *mn = arg;
-	phys_addr_t start = PFN_PHYS(mn->start_pfn);
-	unsigned long size = mn->nr_pages << PAGE_SHIFT;
+	unsigned long pfn = mn->start_pfn, nr = mn->nr_pages;
+	phys_addr_t start;
+	unsigned long size;
 	void *old;
 
 	if (!static_branch_unlikely(&pasr_enabled_key))
 		return NOTIFY_OK;
+	/* test-only: count the whole memory block, its own memmap included */
+	if (pasr_fault(PASR_FAULT_OFFLINE_BLOCKS)) {
+		pfn = ALIGN_DOWN(pfn, PHYS_PFN(memory_block_size_bytes()));
+		nr += mn->start_pfn - pfn;
+	}
+	start = PFN_PHYS(pfn);
+	size = nr << PAGE_SHIFT;
 	switch (action) {
 	case MEM_OFFLINE:
 	case MEM_CANCEL_ONLINE:	/* still offline: what GOING_ONLINE took back */
-		old = xa_store(&pasr_offline, mn->start_pfn,
-			       xa_mk_value(mn->nr_pages), GFP_KERNEL);
+		old = xa_store(&pasr_offline, pfn, xa_mk_value(nr), GFP_KERNEL);
 		if (xa_is_err(old))
 			pr_warn("[mem %pa+%#lx] offline but not recorded (%d): it stays refreshed\n",
 				&start, size, xa_err(old));
@@ -479,10 +505,9 @@ static int pasr_memory_callback(struct notifier_block *nb,
 			pasr_put(start, size);
 		break;
 	case MEM_GOING_ONLINE:
-		old = xa_erase(&pasr_offline, mn->start_pfn);
+		old = xa_erase(&pasr_offline, pfn);
 		if (old)
-			pasr_get(PFN_PHYS(mn->start_pfn),
-				 xa_to_value(old) << PAGE_SHIFT);
+			pasr_get(start, xa_to_value(old) << PAGE_SHIFT);
 		break;
 	}
 	return NOTIFY_OK;
@@ -583,6 +608,7 @@ static int pasr_verify_stopped(void *data)
 /* Returns the number of mismatches, or a negative error. */
 static int pasr_verify(struct pasr_verify_result *res)
 {
+	bool gov = !pasr_fault(PASR_FAULT_VERIFY_NO_GOV);
 	int ret;
 
 	memset(res, 0, sizeof(*res));
@@ -591,13 +617,15 @@ static int pasr_verify(struct pasr_verify_result *res)
 	 * Hold off memory hotplug too: it changes pasr_offline; and the
 	 * governor, whose reservations change with their pasr_put()/pasr_get()
 	 * under its lock (taken after the hotplug lock, as its memory notifier
-	 * does).
+	 * does). Test-only fault: the governor is not held off.
 	 */
 	cpus_read_lock();
 	get_online_mems();
-	pasr_gov_hold();
+	if (gov)
+		pasr_gov_hold();
 	ret = stop_machine_cpuslocked(pasr_verify_stopped, res, NULL);
-	pasr_gov_unhold();
+	if (gov)
+		pasr_gov_unhold();
 	put_online_mems();
 	cpus_read_unlock();
 	mutex_unlock(&pasr_verify_mutex);

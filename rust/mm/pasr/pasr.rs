@@ -563,6 +563,13 @@ pub extern "C" fn pasr_rs_set_faults(faults: u32) {
     map::faults::ACTIVE.store(faults, core::sync::atomic::Ordering::Relaxed);
 }
 
+/// The active test-only faults: the C side has fault points of its own (see `linux/pasr.h`).
+#[cfg(CONFIG_PASR_FAULT_INJECTION)]
+#[no_mangle]
+pub extern "C" fn pasr_rs_faults() -> u32 {
+    map::faults::ACTIVE.load(core::sync::atomic::Ordering::Relaxed)
+}
+
 /// Section snapshot for the C side (debugfs); mirrors `struct pasr_section_info`.
 #[repr(C)]
 pub struct SectionInfoC {

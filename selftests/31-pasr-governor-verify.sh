@@ -1,0 +1,63 @@
+#!/bin/sh
+# The verifier never reports a false mismatch while the governor reserves and
+# releases sections (issue 14, section 7). Runs only with
+# pasr_test.governor=1 (the pasr-governor scenario, and
+# pasr-fault-gov-verify).
+#
+# For 20 s, one loop evacuates sections (governor trigger) and gives them
+# back (release), while the verifier runs again and again. A reservation
+# changes its pasr_put()/pasr_get() and its reserved bit together under the
+# governor's lock, which the verifier holds: every run must report 0
+# mismatches. Giving a 128 MiB section back takes a while (its pages are
+# freed one by one, each a pasr_put()), so a verifier run that does not hold
+# the governor off lands inside one: with the test-only fault VERIFY_NO_GOV
+# (pasr_test.faults=32) the mismatches must show.
+#   SELFTEST: pasr-governor-verify PASS|FAIL|SKIP <details>
+
+T=pasr-governor-verify
+SECS=20
+
+. "$(dirname "$0")/lib/pasr.sh"
+GOV=$SYS/governor
+
+[ "$(arg pasr_test.governor)" = 1 ] || { result $T SKIP "(no pasr_test.governor=1)"; exit 0; }
+if [ ! -d $GOV ] || [ ! -r $DBG/verify ] || [ "$(cat $SYS/enabled)" != 1 ]; then
+	result $T FAIL "(no $GOV or $DBG/verify, or PASR off)"
+	exit 0
+fi
+
+stat() { cat "$GOV/stats/$1"; }
+
+echo 0 >$GOV/enabled # only the loop below reserves and releases
+echo 1 >$GOV/release
+e0=$(stat evacuated) r0=$(stat returned)
+(
+	end=$(($(date +%s) + SECS))
+	while [ "$(date +%s)" -lt $end ]; do
+		echo 1 >$GOV/trigger
+		echo 1 >$GOV/release
+	done
+) &
+loop=$!
+runs=0 bad=0 worst=0 errors=0
+while kill -0 $loop 2>/dev/null; do
+	m=$(mismatches)
+	runs=$((runs + 1))
+	if [ "$m" -lt 0 ] 2>/dev/null || [ -z "$m" ]; then
+		errors=$((errors + 1))
+	elif [ "$m" -gt 0 ]; then
+		bad=$((bad + 1))
+		[ "$m" -gt $worst ] && worst=$m
+	fi
+done
+wait $loop
+e=$(($(stat evacuated) - e0)) r=$(($(stat returned) - r0))
+after=$(mismatches)
+d="(${SECS}s: $e sections evacuated and $r given back; $runs verifier runs, $bad with mismatches (up to $worst sections), $errors errors; afterwards $after mismatches)"
+if [ "$e" -lt 3 ] || [ "$r" -lt 3 ] || [ "$runs" -lt 10 ] || [ "$errors" != 0 ] || [ "$after" != 0 ]; then
+	result $T FAIL "(too little to check, or the verifier failed) $d"
+else
+	ok=0
+	[ "$bad" = 0 ] && ok=1
+	verdict $T $ok 32 VERIFY_NO_GOV "$d"
+fi
