@@ -176,6 +176,7 @@ static inline bool pasr_fault(u32 fault)
 	return false;
 #endif
 }
+
 u64 pasr_rs_bench_calls(int dies, int sections, u64 iterations);
 
 /* Sections the governor holds: they hold no data and count as free. */
