@@ -3,13 +3,15 @@
 #
 # usage: qemu/boot.sh [--mem SIZE] [--smp N] [--cmdline 'ARGS'] [--timeout SECONDS]
 #                     [--log FILE] [--dtb FILE] [--kernel IMAGE] [--initrd FILE]
-#                     [--interactive] [--strict] [--allow-warn]
+#                     [--interactive] [--strict] [--allow-warn] [--kexec-disk]
 #
 # The console goes to the terminal and to the log file. The exit status is
 # non-zero on timeout, on a kernel panic/oops/WARN/BUG or lockdep splat in the
 # log, or when the init never printed 'PASR-INIT: done' (not checked with
 # --interactive). With --strict, a 'SELFTEST: ... FAIL' line also fails.
 # --allow-warn accepts WARN splats (for scenarios that provoke them on purpose).
+# --kexec-disk attaches the kernel image itself as a second disk, padded to
+# 4 KiB (the one that is not 4 GiB), for the guest to load it with kexec.
 set -euo pipefail
 . "$(dirname "$0")/../tools/lib.sh"
 
@@ -24,6 +26,7 @@ INITRD="$INITRAMFS_DIR/initramfs.cpio.gz"
 INTERACTIVE=0
 STRICT=0
 ALLOW_WARN=0
+KEXEC_DISK=0
 
 while [ $# -gt 0 ]; do
 	case "$1" in
@@ -38,7 +41,8 @@ while [ $# -gt 0 ]; do
 	--interactive) INTERACTIVE=1; shift ;;
 	--strict) STRICT=1; shift ;;
 	--allow-warn) ALLOW_WARN=1; shift ;;
-	-h | --help) sed -n '2,14p' "$0"; exit 0 ;;
+	--kexec-disk) KEXEC_DISK=1; shift ;;
+	-h | --help) sed -n '2,16p' "$0"; exit 0 ;;
 	*) die "boot: unknown option $1" ;;
 	esac
 done
@@ -73,6 +77,15 @@ qemu=(qemu-system-aarch64 -machine virt -cpu cortex-a57 -nographic -net none -no
 	-drive "file=$DISK,format=raw,if=none,id=hd0,readonly=on"
 	-device virtio-blk-device,drive=hd0)
 [ -z "$DTB" ] || qemu+=(-dtb "$DTB")
+if [ "$KEXEC_DISK" = 1 ]; then
+	# a disk's size is whole sectors: pad the copy, not the kernel
+	kdisk="$KERNEL.kexec-disk"
+	if [ ! -f "$kdisk" ] || [ "$KERNEL" -nt "$kdisk" ]; then
+		cp "$KERNEL" "$kdisk.tmp" && truncate -s %4096 "$kdisk.tmp" && mv "$kdisk.tmp" "$kdisk"
+	fi
+	qemu+=(-drive "file=$kdisk,format=raw,if=none,id=hd1,readonly=on"
+		-device virtio-blk-device,drive=hd1)
+fi
 
 mkdir -p "$(dirname "$LOG")"
 log "boot: ${qemu[*]}"

@@ -5,7 +5,8 @@
 # in build/results/scenario.txt and build/results/selftest.txt.
 # Besides NAME MEM SMP CMDLINE TIMEOUT EXPECT REJECT (see default.conf), a
 # scenario may set DT_LAYOUT (boot with the DTB of qemu/mkdtb.sh --layout
-# DT_LAYOUT: default or a layout file), ALLOW_WARN=1 (boot.sh --allow-warn)
+# DT_LAYOUT: default or a layout file), ALLOW_WARN=1 (boot.sh --allow-warn),
+# KEXEC_DISK=1 (boot.sh --kexec-disk: the kernel as a second disk, for kexec)
 # and PANIC=REGEX: the boot ends in a panic on purpose, whose 'Kernel panic'
 # line must match REGEX; boot.sh's verdict is replaced by the splat check of
 # the log before that line (and QEMU must not time out).
@@ -75,7 +76,7 @@ for conf in "${confs[@]}"; do
 		continue
 	fi
 	NAME="$(basename "$conf" .conf)" MEM=1G SMP=2 CMDLINE="" TIMEOUT=300 EXPECT="" REJECT=""
-	DT_LAYOUT="" ALLOW_WARN=0 DEBUG=0 DEBUG_CMDLINE="" DEBUG_SPLAT="" PANIC=""
+	DT_LAYOUT="" ALLOW_WARN=0 KEXEC_DISK=0 DEBUG=0 DEBUG_CMDLINE="" DEBUG_SPLAT="" PANIC=""
 	# shellcheck disable=SC1090
 	. "$conf"
 	if [ "$DEBUG_RUN" = 1 ]; then
@@ -106,6 +107,7 @@ for conf in "${confs[@]}"; do
 	ok=1
 	opts=(--kernel "$IMAGE")
 	[ "$ALLOW_WARN" != 1 ] || opts+=(--allow-warn)
+	[ "$KEXEC_DISK" != 1 ] || opts+=(--kexec-disk)
 	if [ -n "$DT_LAYOUT" ]; then
 		if dtb="$("$REPO/qemu/mkdtb.sh" --mem "$MEM" --smp "$SMP" --layout "$DT_LAYOUT")"; then
 			opts+=(--dtb "$dtb")

@@ -3,10 +3,15 @@
 # (the PASR core hands every die value 0 as it unregisters) and binds again
 # (it gets the current masks back); with pasr_test.panic=1, the boot ends in
 # a panic, whose notifier restores full refresh (qemu/scenarios/pasr-panic.conf
-# checks the controller's last words). Reboot and power-off are checked by
+# checks the controller's last words); with pasr_test.crash_kexec=1, a crash
+# kernel is loaded and the boot ends in a panic that boots it: the simulated
+# controller of the crash kernel prints what the crashed kernel left in its
+# mode registers, which survive in reserved memory as hardware registers do
+# (qemu/scenarios/pasr-crash-kexec.conf). Reboot and power-off are checked by
 # the scenarios from the lines the controller prints at shutdown.
 #   SELFTEST: pasr-unbind PASS|FAIL|SKIP <details>
 #   SELFTEST: pasr-panic-armed PASS|SKIP <details>
+#   SELFTEST: pasr-crash-kexec-armed PASS|FAIL|SKIP <details>
 # Runs late (90-): the unbind drops the controller for a moment, and the
 # panic ends the boot.
 
@@ -62,22 +67,55 @@ enter_sr() {
 	echo $(($(sr violations) - v))
 }
 
-test_panic() {
-	if [ "$(arg pasr_test.panic)" != 1 ]; then
-		result pasr-panic-armed SKIP "(pasr_test.panic=1 not given)"
-		return
-	fi
+# crash T WHAT: sections must be masked, or the crash proves nothing; then
+# the boot ends in a panic through sysrq
+crash() {
 	m=$(sim_total masked 2>/dev/null)
 	if [ "${m:-0}" -lt 1 ]; then
-		result pasr-panic-armed FAIL "(no section masked: a panic would prove nothing)"
+		result "$1" FAIL "(no section masked: a crash would prove nothing)"
 		return
 	fi
-	result pasr-panic-armed PASS "(masked $m sections; panicking now: the console must show every die at value 0x0)"
+	result "$1" PASS "(masked $m sections; $2)"
 	# init prints a test's output when it ends, which this one does not
 	[ -n "$SELFTEST_OUT" ] && cat "$SELFTEST_OUT" >/dev/console
 	sync
 	echo c >/proc/sysrq-trigger
 }
 
+test_panic() {
+	if [ "$(arg pasr_test.panic)" != 1 ]; then
+		result pasr-panic-armed SKIP "(pasr_test.panic=1 not given)"
+		return
+	fi
+	crash pasr-panic-armed "panicking now: the console must show every die at value 0x0"
+}
+
+# The crash kernel is this kernel's image, from the disk of boot.sh
+# --kexec-disk (the one that is not the 4 GiB scratch disk).
+test_crash_kexec() {
+	T=pasr-crash-kexec-armed
+	if [ "$(arg pasr_test.crash_kexec)" != 1 ]; then
+		result $T SKIP "(pasr_test.crash_kexec=1 not given)"
+		return
+	fi
+	disk=""
+	for b in /sys/block/vd*; do
+		[ "$(cat "$b/size")" != $((4 << 21)) ] && disk=/dev/${b##*/}
+	done
+	if [ -z "$disk" ] || ! dd if="$disk" of=/tmp/Image bs=64k 2>/dev/null; then
+		result $T FAIL "(no kernel image disk: boot.sh --kexec-disk)"
+		return
+	fi
+	out=$(/bin/pasr-kexec /tmp/Image "console=ttyAMA0 panic=-1 maxcpus=1 reset_devices" 2>&1)
+	rc=$?
+	rm -f /tmp/Image
+	if [ $rc != 0 ]; then
+		result $T FAIL "($out)"
+		return
+	fi
+	crash $T "$out; crashing now: the crash kernel must find every die at value 0x0"
+}
+
 test_unbind
 test_panic
+test_crash_kexec

@@ -30,7 +30,10 @@
  * unbind, the PASR core hands every die value 0 as the driver unregisters;
  * on reboot, power-off and panic, the core's notifiers do. The driver prints
  * each die's final value then ("die N MR value 0x0 (shutdown)"), so that the
- * tests can check it.
+ * tests can check it. With a "memory-region", the mode registers also live
+ * in reserved memory, which survives a kexec or a crash kexec as hardware
+ * registers do: the next kernel's driver prints what it finds there
+ * ("die N MR value 0x0 (left by the previous kernel)").
  *
  * A power model estimates the self-refresh power (IDD6 x VDD) of every die
  * from the fraction of it still refreshed, and the energy PASR saved over
@@ -46,6 +49,7 @@
 #include <linux/cpu.h>
 #include <linux/debugfs.h>
 #include <linux/device.h>
+#include <linux/io.h>
 #include <linux/kasan.h>
 #include <linux/kernel.h>
 #include <linux/memory_hotplug.h>
@@ -55,13 +59,16 @@
 #include <linux/mod_devicetable.h>
 #include <linux/mutex.h>
 #include <linux/of.h>
+#include <linux/of_reserved_mem.h>
 #include <linux/notifier.h>
 #include <linux/overflow.h>
+#include <linux/panic.h>
 #include <linux/page-flags.h>
 #include <linux/panic_notifier.h>
 #include <linux/pasr.h>
 #include <linux/platform_device.h>
 #include <linux/pm.h>
+#include <linux/random.h>
 #include <linux/seq_file.h>
 #include <linux/slab.h>
 #include <linux/spinlock.h>
@@ -88,6 +95,25 @@
 #define PASR_SIM_MAX_FINDINGS	8
 /* Longest simulated self-refresh accepted from debugfs: one day, in ms. */
 #define PASR_SIM_MAX_MS		(24ULL * 3600 * 1000)
+
+/*
+ * The mode registers as the hardware keeps them, across a kexec or a crash
+ * kexec: in the reserved memory of the node's optional "memory-region",
+ * which no kernel clears. A kernel that starts finds the values the last one
+ * left. PASR_SIM_REGS_MAGIC marks a page some kernel has written.
+ */
+#define PASR_SIM_REGS_MAGIC	0x3152534d49535250ULL	/* "PRSIMSR1" */
+#define PASR_SIM_REGS_DIES	16
+
+struct pasr_sim_regs {
+	u64 magic;
+	u64 owner;			/* boot id of the kernel that bound last */
+	u64 ndies;			/* its dies */
+	u64 mr[PASR_SIM_REGS_DIES];
+};
+
+/* Tells this kernel's bindings from another kernel's, in the registers. */
+static u64 pasr_sim_boot_id;
 
 enum { PASR_SIM_85C, PASR_SIM_45C, PASR_SIM_TEMPS };
 
@@ -163,6 +189,7 @@ struct pasr_sim {
 	struct delayed_work log_work;
 	unsigned int log_polls;
 	struct notifier_block panic_nb;
+	struct pasr_sim_regs *regs;	/* NULL without "memory-region" */
 };
 
 /* Only one controller: debugfs names are global. */
@@ -294,6 +321,16 @@ static void pasr_sim_write_mr(u64 value, void *cookie)
 	struct pasr_sim_die *d = cookie;
 	unsigned long flags;
 
+	if (d->sim->regs && d->index < PASR_SIM_REGS_DIES)
+		WRITE_ONCE(d->sim->regs->mr[d->index], value);
+	/*
+	 * A panic or a crash kexec calls with the other CPUs stopped, one of
+	 * which may hold the lock: latch without it.
+	 */
+	if (unlikely(oops_in_progress)) {
+		WRITE_ONCE(d->mr, value);
+		return;
+	}
 	raw_spin_lock_irqsave(&d->sim->lock, flags);
 	d->prev_mr = d->mr;
 	d->mr = value;
@@ -1066,9 +1103,50 @@ static void pasr_sim_unregister(struct pasr_sim *sim)
 	}
 }
 
+/*
+ * Maps the registers of "memory-region", if the node has one, and prints
+ * what the previous kernel (before a kexec or a crash kexec) left in them:
+ * a value other than 0 is a die it left partly unrefreshed.
+ */
+static struct pasr_sim_regs *pasr_sim_map_regs(struct device *dev)
+{
+	struct device_node *rn = of_parse_phandle(dev->of_node, "memory-region", 0);
+	struct reserved_mem *rmem = rn ? of_reserved_mem_lookup(rn) : NULL;
+	struct pasr_sim_regs *regs;
+	u64 i;
+
+	of_node_put(rn);
+	if (!rn)
+		return NULL;
+	BUILD_BUG_ON(sizeof(*regs) > PAGE_SIZE);
+	if (!rmem || rmem->size < PAGE_SIZE) {
+		dev_err(dev, "memory-region: not a reserved-memory region of a page or more\n");
+		return ERR_PTR(-EINVAL);
+	}
+	regs = devm_memremap(dev, rmem->base, sizeof(*regs), MEMREMAP_WB);
+	if (IS_ERR(regs))
+		return regs;
+	if (regs->magic != PASR_SIM_REGS_MAGIC ||
+	    regs->ndies > PASR_SIM_REGS_DIES) {
+		memset(regs, 0, sizeof(*regs));
+		regs->magic = PASR_SIM_REGS_MAGIC;
+		pr_info("mode registers at %pa: no previous kernel's values\n",
+			&rmem->base);
+	}
+	if (!pasr_sim_boot_id)
+		pasr_sim_boot_id = get_random_u64() | 1;
+	for (i = 0; i < regs->ndies; i++)
+		pr_info("die %llu MR value %#llx (left by the %s)\n", i,
+			regs->mr[i], regs->owner == pasr_sim_boot_id ?
+			"last binding" : "previous kernel");
+	regs->owner = pasr_sim_boot_id;
+	return regs;
+}
+
 static int pasr_sim_probe(struct platform_device *pdev)
 {
 	struct device *dev = &pdev->dev;
+	struct pasr_sim_regs *regs;
 	struct pasr_sim *sim;
 	int i, n, ret;
 
@@ -1076,6 +1154,10 @@ static int pasr_sim_probe(struct platform_device *pdev)
 		dev_err(dev, "only one simulated PASR controller is supported\n");
 		return -EBUSY;
 	}
+	/* what the hardware holds, whether PASR is on in this kernel or not */
+	regs = pasr_sim_map_regs(dev);
+	if (IS_ERR(regs))
+		return PTR_ERR(regs);
 	n = pasr_die_count();
 	if (n <= 0) {
 		dev_warn(dev, "PASR is not enabled (no valid DDR layout): nothing to control\n");
@@ -1090,6 +1172,10 @@ static int pasr_sim_probe(struct platform_device *pdev)
 		return -ENOMEM;
 	sim->dev = dev;
 	sim->ndies = n;
+	if (regs) {
+		regs->ndies = min(n, PASR_SIM_REGS_DIES);
+		sim->regs = regs;
+	}
 	raw_spin_lock_init(&sim->lock);
 	mutex_init(&sim->sr_mutex);
 	INIT_DELAYED_WORK(&sim->log_work, pasr_sim_log_work);

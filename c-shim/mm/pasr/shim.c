@@ -326,7 +326,7 @@ static struct notifier_block pasr_panic_nb = {
 	.priority = INT_MAX,
 };
 
-/* Called by __crash_kexec() before machine_crash_shutdown(). */
+/* Called by __crash_kexec() after machine_crash_shutdown() stopped the other CPUs. */
 void pasr_crash_shutdown(void)
 {
 	pasr_rs_shutdown(true);
