@@ -12,6 +12,7 @@
 #include <linux/bug.h>
 #include <linux/cpu.h>
 #include <linux/debugfs.h>
+#include <linux/export.h>
 #include <linux/gfp.h>
 #include <linux/init.h>
 #include <linux/irq_work.h>
@@ -325,6 +326,18 @@ static struct notifier_block pasr_panic_nb = {
 	.notifier_call = pasr_panic_notify,
 	.priority = INT_MAX,
 };
+
+/*
+ * The driver-facing API, defined in the Rust core (rust/mm/pasr/pasr.rs):
+ * exported so that a DDR controller driver can be a module.
+ */
+EXPORT_SYMBOL_GPL(pasr_register_mask_function);
+EXPORT_SYMBOL_GPL(pasr_unregister_mask_function);
+EXPORT_SYMBOL_GPL(pasr_die_count);
+EXPORT_SYMBOL_GPL(pasr_die_range);
+EXPORT_SYMBOL_GPL(pasr_rs_die_info);
+EXPORT_SYMBOL_GPL(pasr_put);
+EXPORT_SYMBOL_GPL(pasr_get);
 
 /* Called by __crash_kexec() after machine_crash_shutdown() stopped the other CPUs. */
 void pasr_crash_shutdown(void)

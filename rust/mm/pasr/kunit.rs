@@ -26,7 +26,8 @@ const TWO: &[&str] = &["512M@0x40000000", "512M@0x60000000"];
 /// Fails the current case through KUnit if `$cond` is false.
 macro_rules! check {
     ($cond:expr) => {
-        kernel::kunit_assert!("pasr", "pasr/kunit.rs", 0, $cond)
+        // `line!()` in `kunit_assert!` gives the line of the `check!` call.
+        kernel::kunit_assert!("pasr", "mm/pasr/kunit.rs", 0, $cond)
     };
 }
 

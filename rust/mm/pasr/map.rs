@@ -23,6 +23,24 @@
 //! counter is checked again. A `get` updates the counter, then reads the flag (both
 //! sequentially consistent): either the publisher sees the new counter and does not mask, or
 //! the `get` sees the flag and recomputes under the lock before returning. Retention wins.
+//!
+//! In LKMM terms (`tools/memory-model/`) this is the store-buffering pattern with a full barrier
+//! on each side, which the model forbids from ending with both loads reading the old values:
+//!
+//! ```text
+//! publisher (Map::apply, lock held)       get (Map::account, no lock)
+//!   WRITE_ONCE(s->relied, 1);               atomic64_sub_return(bytes, &s->free);
+//!   smp_mb();                               /* fully ordered: smp_mb() on both sides */
+//!   r1 = atomic64_read(&s->free);           r2 = READ_ONCE(s->relied);
+//!
+//!   exists (r1 == size /\ r2 == 0)         forbidden
+//! ```
+//!
+//! The Rust `SeqCst` store and load of the publisher are the `WRITE_ONCE(); smp_mb();` and the
+//! read (arm64: `stlr` then `ldar`, which are not reordered), and the `SeqCst` compare-exchange
+//! loop of the `get` is a fully ordered value-returning atomic. The flag is cleared only under
+//! the lock, after the mask no longer relies on the section, with a release store that pairs
+//! with the `get`'s load: a `get` that reads the cleared flag also sees the mask lowered.
 
 use crate::layout::{
     ErrorKind, Layout, LayoutError, Mode, ParamRef, MAX_DIES, MAX_SECTIONS, MAX_SECTIONS_PER_DIE,
@@ -792,7 +810,8 @@ impl<E: Env> Map<E> {
         if s.pair != NONE && self.is_masked(locked, usize::from(s.pair)) {
             return;
         }
-        s.relied.store(false, Ordering::Relaxed);
+        // Release: pairs with the load in `account` (see the module docs).
+        s.relied.store(false, Ordering::Release);
     }
 
     /// Derives die `d`'s mask and register value from its maskable sections, and hands a new
@@ -907,7 +926,7 @@ impl<E: Env> Map<E> {
                 self.set_mask(locked, d, 0, 0);
             }
             for s in &self.sections[..self.nsections] {
-                s.relied.store(false, Ordering::Relaxed);
+                s.relied.store(false, Ordering::Release);
             }
         })
     }
