@@ -3,15 +3,15 @@
 # (the PASR core hands every die value 0 as it unregisters) and binds again
 # (it gets the current masks back); with pasr_test.panic=1, the boot ends in
 # a panic, whose notifier restores full refresh (qemu/scenarios/pasr-panic.conf
-# checks the controller's last words); with pasr_test.crash_kexec=1, a crash
-# kernel is loaded and the boot ends in a panic that boots it: the simulated
-# controller of the crash kernel prints what the crashed kernel left in its
-# mode registers, which survive in reserved memory as hardware registers do
-# (qemu/scenarios/pasr-crash-kexec.conf). Reboot and power-off are checked by
-# the scenarios from the lines the controller prints at shutdown.
+# checks the controller's last words); with pasr_test.kexec=crash or exec,
+# the boot ends in a crash kexec or a kexec: the next kernel's simulated
+# controller prints what this one left in its mode registers, which survive
+# in reserved memory as hardware registers do (qemu/scenarios/pasr-kexec.conf,
+# pasr-crash-kexec.conf). Reboot and power-off are checked by the scenarios
+# from the lines the controller prints at shutdown.
 #   SELFTEST: pasr-unbind PASS|FAIL|SKIP <details>
 #   SELFTEST: pasr-panic-armed PASS|SKIP <details>
-#   SELFTEST: pasr-crash-kexec-armed PASS|FAIL|SKIP <details>
+#   SELFTEST: pasr-kexec-crash|pasr-kexec-exec PASS|FAIL <details>
 # Runs late (90-): the unbind drops the controller for a moment, and the
 # panic ends the boot.
 
@@ -90,12 +90,21 @@ test_panic() {
 	crash pasr-panic-armed "panicking now: the console must show every die at value 0x0"
 }
 
-# The crash kernel is this kernel's image, from the disk of boot.sh
-# --kexec-disk (the one that is not the 4 GiB scratch disk).
-test_crash_kexec() {
-	T=pasr-crash-kexec-armed
-	if [ "$(arg pasr_test.crash_kexec)" != 1 ]; then
-		result $T SKIP "(pasr_test.crash_kexec=1 not given)"
+# pasr_test.kexec=crash|exec: this kernel's image, from the disk of boot.sh
+# --kexec-disk (the one that is not the 4 GiB scratch disk), is loaded as
+# the crash kernel and the boot ends in a panic that boots it (crash), or is
+# booted at once with reboot(LINUX_REBOOT_CMD_KEXEC) (exec). Either way the
+# next kernel's simulated controller prints the values it inherits.
+test_kexec() {
+	mode=$(arg pasr_test.kexec)
+	T=pasr-kexec-${mode:-armed}
+	case "$mode" in
+	crash | exec) ;;
+	*) result $T SKIP "(pasr_test.kexec=crash|exec not given)"; return ;;
+	esac
+	m=$(sim_total masked 2>/dev/null)
+	if [ "${m:-0}" -lt 1 ]; then
+		result $T FAIL "(no section masked: a kexec would prove nothing)"
 		return
 	fi
 	disk=""
@@ -106,16 +115,22 @@ test_crash_kexec() {
 		result $T FAIL "(no kernel image disk: boot.sh --kexec-disk)"
 		return
 	fi
-	out=$(/bin/pasr-kexec /tmp/Image "console=ttyAMA0 panic=-1 maxcpus=1 reset_devices" 2>&1)
-	rc=$?
-	rm -f /tmp/Image
-	if [ $rc != 0 ]; then
-		result $T FAIL "($out)"
+	args="console=ttyAMA0 panic=-1 maxcpus=1 reset_devices"
+	if [ "$mode" = crash ]; then
+		out=$(/bin/pasr-kexec crash /tmp/Image "$args" 2>&1)
+		rc=$?
+		rm -f /tmp/Image
+		[ $rc = 0 ] || { result $T FAIL "($out)"; return; }
+		crash $T "$out; crashing now: the crash kernel must find every die at value 0x0"
 		return
 	fi
-	crash $T "$out; crashing now: the crash kernel must find every die at value 0x0"
+	result $T PASS "(masked $m sections; kexec now: the next kernel must find every die at value 0x0)"
+	[ -n "$SELFTEST_OUT" ] && cat "$SELFTEST_OUT" >/dev/console
+	sync
+	/bin/pasr-kexec exec /tmp/Image "$args" >/dev/console 2>&1
+	echo "SELFTEST: $T FAIL (the kexec did not happen)" >/dev/console
 }
 
 test_unbind
 test_panic
-test_crash_kexec
+test_kexec
