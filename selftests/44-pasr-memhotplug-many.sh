@@ -56,12 +56,21 @@ pbad=$(echo "$bad" | grep -v -e '^checked' -e '^$' | grep -vc '(memmap on memory
 bad=$(echo "$bad" | grep -v '^checked' | tr '\n' ' ')
 d="($nb hot-added blocks of $((bs / 1048576)) MiB onlined and offlined: $onfail online and $offfail offline failures; $checked sections checked, memmap ${mm} bytes per block; ${bad:-all exact}; verifier mismatches $v_on online, $v offline)"
 # With fault 64 (offline ranges counted as whole memory blocks, memmap
-# included) the memmap_on_memory sections must be caught, and only they.
+# included) the memmap_on_memory sections must be caught, and only they;
+# with fault 512 (at most 64 offline ranges recorded, as PASR's old fixed
+# table) plain sections past the 64th range, and only they.
 if [ "$nb" -gt 64 ] && [ "$onfail" = 0 ] && [ "$offfail" = 0 ] && [ "$checked" -ge 2 ] &&
-	[ "$pbad" = 0 ] && [ "$v_on" = 0 ] && [ "$v" = 0 ]; then
-	ok=0
-	[ "$mbad" = 0 ] && ok=1
-	verdict $T $ok 64 OFFLINE_BLOCKS "$d"
+	[ "$v_on" = 0 ] && [ "$v" = 0 ]; then
+	bit=64 name=OFFLINE_BLOCKS ok=0
+	if fault_on 64; then
+		[ "$mbad" -gt 0 ] && [ "$pbad" = 0 ] || ok=1
+	elif fault_on 512; then
+		bit=512 name=OFFLINE_64
+		[ "$pbad" -gt 0 ] && [ "$mbad" = 0 ] || ok=1
+	else
+		[ "$mbad" = 0 ] && [ "$pbad" = 0 ] && ok=1
+	fi
+	verdict $T $ok $bit $name "$d"
 else
 	result $T FAIL "$d"
 fi

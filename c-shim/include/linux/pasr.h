@@ -167,6 +167,8 @@ u32 pasr_rs_faults(void);
 #define PASR_FAULT_VERIFY_NO_GOV	32	/* verifier races the governor */
 #define PASR_FAULT_OFFLINE_BLOCKS	64	/* offline = whole memory blocks */
 #define PASR_FAULT_REPORT_NOW		128	/* print at once, maybe under zone->lock */
+#define PASR_FAULT_GOV_KEEP		256	/* governor keeps memory going offline */
+#define PASR_FAULT_OFFLINE_64		512	/* at most 64 offline ranges, as once */
 
 static inline bool pasr_fault(u32 fault)
 {

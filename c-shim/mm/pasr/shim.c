@@ -475,6 +475,7 @@ void pasr_shim_trace_section(unsigned int section, bool free, bool masked)
  * under it too. No limit: an xarray, filled in process context.
  */
 static DEFINE_XARRAY(pasr_offline);
+static unsigned long pasr_offline_ranges;	/* under the hotplug lock too */
 
 #ifdef CONFIG_MEMORY_HOTPLUG
 /*
@@ -497,6 +498,7 @@ static int pasr_memory_callback(struct notifier_block *nb,
 	phys_addr_t start;
 	unsigned long size;
 	void *old;
+	int err;
 
 	if (!static_branch_unlikely(&pasr_enabled_key))
 		return NOTIFY_OK;
@@ -510,17 +512,29 @@ static int pasr_memory_callback(struct notifier_block *nb,
 	switch (action) {
 	case MEM_OFFLINE:
 	case MEM_CANCEL_ONLINE:	/* still offline: what GOING_ONLINE took back */
-		old = xa_store(&pasr_offline, pfn, xa_mk_value(nr), GFP_KERNEL);
-		if (xa_is_err(old))
+		/* test-only: a table of 64 ranges, as PASR once had */
+		if (pasr_fault(PASR_FAULT_OFFLINE_64) && pasr_offline_ranges >= 64) {
+			old = NULL;
+			err = -ENOSPC;
+		} else {
+			old = xa_store(&pasr_offline, pfn, xa_mk_value(nr),
+				       GFP_KERNEL);
+			err = xa_err(old);
+		}
+		if (err) {
 			pr_warn("[mem %pa+%#lx] offline but not recorded (%d): it stays refreshed\n",
-				&start, size, xa_err(old));
-		else if (!old)
+				&start, size, err);
+		} else if (!old) {
+			pasr_offline_ranges++;
 			pasr_put(start, size);
+		}
 		break;
 	case MEM_GOING_ONLINE:
 		old = xa_erase(&pasr_offline, pfn);
-		if (old)
+		if (old) {
+			pasr_offline_ranges--;
 			pasr_get(start, xa_to_value(old) << PAGE_SHIFT);
+		}
 		break;
 	}
 	return NOTIFY_OK;
