@@ -65,10 +65,16 @@ fi
 # Waived for some files only (TYPE=PATH), with the reason:
 #   include/trace/events/*.h: OPEN_ENDED_LINE and PARENTHESIS_ALIGNMENT are the
 #                      TRACE_EVENT() layout used by every trace header in the tree.
+#   mm/pasr/shim.c:    EXPORT_SYMBOL: the exported functions are defined in the Rust
+#                      core, so the exports cannot follow them (as rust/exports.c).
+#   mm/pasr/kunit.rs:  EMBEDDED_FILENAME: kernel::kunit_assert! takes the file name
+#                      as a literal, for the failure's file:line.
 CP_IGNORE=FILE_PATH_CHANGES
 CP_WAIVERS=(
 	'OPEN_ENDED_LINE=include/trace/events/*.h'
 	'PARENTHESIS_ALIGNMENT=include/trace/events/*.h'
+	'EXPORT_SYMBOL=mm/pasr/shim.c'
+	'EMBEDDED_FILENAME=mm/pasr/kunit.rs'
 )
 checkpatch() { # checkpatch NAME PATCH [--strict]
 	local name="$1" patch="$2" rc=0
