@@ -41,7 +41,7 @@ run_stage host-test "$REPO/tools/host-test.sh" || true
 run_stage series "$REPO/tools/series-check.sh" || true
 run_stage lint "$REPO/tools/lint.sh" || true
 if [ "$build_ok" = 1 ]; then
-	run_stage kunit "$REPO/tools/kunit.sh" || true
+	run_stage kunit "$REPO/tools/kunit.sh" --test-kernel || true
 	run_stage scenarios "$REPO/qemu/run-scenarios.sh" || true
 else
 	log "check: kernel or initramfs failed; skipping KUnit and the QEMU scenarios"
