@@ -73,7 +73,8 @@ struct TestEnv;
 
 static VIOLATIONS: AtomicU64 = AtomicU64::new(0);
 
-impl Env for TestEnv {
+// SAFETY: `with_lock` is `KernelEnv`'s, which is mutually exclusive.
+unsafe impl Env for TestEnv {
     fn with_lock<R>(&self, f: impl FnOnce() -> R) -> R {
         crate::KernelEnv.with_lock(f)
     }

@@ -59,7 +59,8 @@ pub mod faults {
     pub const DOUBLE_GET: u32 = 1;
     /// Validation accepts overlapping dies.
     pub const ACCEPT_OVERLAP: u32 = 2;
-    /// Masks are recomputed without taking the lock.
+    /// Masks are recomputed on a copy of the locked state, taken and written back under the
+    /// lock but computed outside it: a read-modify-write that loses other CPUs' updates.
     pub const NO_LOCK: u32 = 4;
     /// Unregistering drops the callback without writing value 0 first.
     pub const NO_CLEAR_ON_UNREGISTER: u32 = 8;
@@ -106,7 +107,13 @@ const NOT_MASKED: u64 = u64::MAX;
 pub type MaskFn = unsafe extern "C" fn(value: u64, cookie: *mut c_void);
 
 /// What the map needs from its environment.
-pub trait Env: Sync {
+///
+/// # Safety
+///
+/// [`Env::with_lock`] must run `f` in mutual exclusion with every other `with_lock` call on the
+/// same environment, on any CPU, this one included (a call from inside `f` must not enter): the
+/// map hands `f` exclusive access to its locked state.
+pub unsafe trait Env: Sync {
     /// Runs `f` under the mask lock, with interrupts off in the kernel.
     fn with_lock<R>(&self, f: impl FnOnce() -> R) -> R;
 
@@ -301,7 +308,9 @@ struct Callback {
     cookie: *mut c_void,
 }
 
-/// State written only under the lock.
+/// State written only under the lock. Reached only through [`Map::with_lock`], which hands out
+/// `&mut Locked`: the functions that take one can't be called without the lock.
+#[derive(Clone, Copy)]
 struct Locked {
     /// Per die: sections that are free and whose pair is free.
     maskable: [u64; MAX_DIES],
@@ -323,7 +332,8 @@ struct Locked {
 ///   `dies[section.die]`; every lookup table entry is `NONE` or the index of the section that
 ///   contains the whole granule.
 /// - For every section, `0 <= free <= size` at all times.
-/// - `locked` is only accessed with the [`Env`] lock held.
+/// - `locked` is only accessed through [`Map::with_lock`], with the [`Env`] lock held, or by
+///   [`Map::shutdown_unlocked`] when no other CPU runs.
 pub struct Map<E: Env> {
     env: E,
     state: AtomicU8,
@@ -746,15 +756,25 @@ impl<E: Env> Map<E> {
     /// Recomputes the masks that depend on section `i`, under the lock.
     fn refresh(&self, i: usize) {
         if faults::on(faults::NO_LOCK) {
-            return self.refresh_locked(i);
+            let mut copy = self.with_lock(|locked| *locked);
+            self.refresh_locked(&mut copy, i);
+            return self.with_lock(|locked| *locked = copy);
         }
-        self.env.with_lock(|| self.refresh_locked(i))
+        self.with_lock(|locked| self.refresh_locked(locked, i))
     }
 
-    /// The body of [`Map::refresh`]; the lock must be held (but see [`faults::NO_LOCK`]).
-    fn refresh_locked(&self, i: usize) {
-        // SAFETY: The lock is held.
-        let locked = unsafe { &mut *self.locked.get() };
+    /// Runs `f` with the lock held and the state that only the lock holder may touch.
+    fn with_lock<R>(&self, f: impl FnOnce(&mut Locked) -> R) -> R {
+        self.env.with_lock(|| {
+            // SAFETY: By the contract of `Env`, the lock excludes every other `with_lock`, the
+            // only way to `locked` while other CPUs run (type invariants), so this is the only
+            // reference to it.
+            f(unsafe { &mut *self.locked.get() })
+        })
+    }
+
+    /// The body of [`Map::refresh`].
+    fn refresh_locked(&self, locked: &mut Locked, i: usize) {
         if self.state.load(Ordering::Relaxed) != State::On as u8 {
             return;
         }
@@ -918,9 +938,7 @@ impl<E: Env> Map<E> {
 
     /// Puts every die back to full refresh. Used when PASR is disabled.
     fn clear_all(&self) {
-        self.env.with_lock(|| {
-            // SAFETY: The lock is held.
-            let locked = unsafe { &mut *self.locked.get() };
+        self.with_lock(|locked| {
             for d in 0..self.ndies {
                 locked.maskable[d] = 0;
                 self.set_mask(locked, d, 0, 0);
@@ -965,9 +983,7 @@ impl<E: Env> Map<E> {
         cookie: *mut c_void,
     ) -> Result<(), RegisterError> {
         let d = self.die_index(die_base).ok_or(RegisterError::NoSuchDie)?;
-        self.env.with_lock(|| {
-            // SAFETY: The lock is held.
-            let locked = unsafe { &mut *self.locked.get() };
+        self.with_lock(|locked| {
             if locked.callback[d].is_some() {
                 return Err(RegisterError::Busy);
             }
@@ -982,9 +998,7 @@ impl<E: Env> Map<E> {
     /// refresh): a mask must not outlive the driver that could lift it.
     pub fn unregister(&self, die_base: u64) -> Result<(), RegisterError> {
         let d = self.die_index(die_base).ok_or(RegisterError::NoSuchDie)?;
-        self.env.with_lock(|| {
-            // SAFETY: The lock is held.
-            let locked = unsafe { &mut *self.locked.get() };
+        self.with_lock(|locked| {
             let cb = locked.callback[d]
                 .take()
                 .ok_or(RegisterError::NotRegistered)?;
@@ -1000,10 +1014,7 @@ impl<E: Env> Map<E> {
     /// the accounting and hands value 0 to every registered callback, whatever it had last.
     pub fn shutdown(&self) {
         self.state.store(State::Off as u8, Ordering::Release);
-        self.env.with_lock(|| {
-            // SAFETY: The lock is held.
-            unsafe { self.zero_all() }
-        });
+        self.with_lock(|locked| self.zero_all(locked));
     }
 
     /// [`Map::shutdown`] for a panic, without the lock: the lock may be held by this CPU (a
@@ -1014,21 +1025,17 @@ impl<E: Env> Map<E> {
     /// Every other CPU must be stopped, as panic() does before it calls its notifiers.
     pub unsafe fn shutdown_unlocked(&self) {
         self.state.store(State::Off as u8, Ordering::Release);
-        // SAFETY: No other CPU runs (guaranteed by the caller): nothing else reaches `locked`.
-        unsafe { self.zero_all() };
+        // SAFETY: No other CPU runs (guaranteed by the caller). This CPU may have been inside
+        // `with_lock` when it panicked, but that frame never resumes: this is the only
+        // reference that will be used.
+        self.zero_all(unsafe { &mut *self.locked.get() });
     }
 
     /// Clears every mask and writes value 0 to every callback, even one that had value 0.
-    ///
-    /// # Safety
-    ///
-    /// The lock must be held, or no other CPU may run.
-    unsafe fn zero_all(&self) {
+    fn zero_all(&self, locked: &mut Locked) {
         if faults::on(faults::NO_CLEAR_ON_SHUTDOWN) {
             return;
         }
-        // SAFETY: Guaranteed by the caller.
-        let locked = unsafe { &mut *self.locked.get() };
         for d in 0..self.ndies {
             let was = locked.value[d];
             locked.maskable[d] = 0;
@@ -1046,11 +1053,7 @@ impl<E: Env> Map<E> {
         if d >= self.ndies {
             return None;
         }
-        self.env.with_lock(|| {
-            // SAFETY: The lock is held.
-            let locked = unsafe { &*self.locked.get() };
-            locked.callback[d].map(|cb| (cb.f, cb.cookie))
-        })
+        self.with_lock(|locked| locked.callback[d].map(|cb| (cb.f, cb.cookie)))
     }
 
     fn die_index(&self, base: u64) -> Option<usize> {
@@ -1109,9 +1112,7 @@ impl<E: Env> Map<E> {
     /// A snapshot of die `d`, taken under the lock.
     pub fn die(&self, d: usize) -> Option<DieInfo> {
         let die = *self.dies[..self.ndies].get(d)?;
-        let (mask, value, has_callback) = self.env.with_lock(|| {
-            // SAFETY: The lock is held.
-            let locked = unsafe { &*self.locked.get() };
+        let (mask, value, has_callback) = self.with_lock(|locked| {
             (
                 locked.mask[d],
                 locked.value[d],

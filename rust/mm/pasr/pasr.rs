@@ -51,7 +51,9 @@ mod ffi {
 /// The kernel environment of a map: the PASR raw spinlock, with interrupts off.
 pub(crate) struct KernelEnv;
 
-impl Env for KernelEnv {
+// SAFETY: `with_lock` holds a raw spinlock (with interrupts off) while `f` runs, and the lock
+// is not recursive.
+unsafe impl Env for KernelEnv {
     fn with_lock<R>(&self, f: impl FnOnce() -> R) -> R {
         // SAFETY: FFI call without preconditions; it returns the saved irq flags.
         let flags = unsafe { ffi::pasr_shim_lock() };

@@ -23,7 +23,9 @@ pub struct HostEnv {
     pub scheduled: std::sync::atomic::AtomicU64,
 }
 
-impl Env for HostEnv {
+// SAFETY: `with_lock` holds a spin lock (acquire/release) while `f` runs; a call from inside
+// `f` spins for ever instead of entering.
+unsafe impl Env for HostEnv {
     fn with_lock<R>(&self, f: impl FnOnce() -> R) -> R {
         while self
             .locked
