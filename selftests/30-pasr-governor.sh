@@ -15,7 +15,6 @@
 # Prints machine-readable rows: GOVBENCH <mode> <t_s> <masked_MiB> <ideal_MiB> <pct>
 
 . "$(dirname "$0")/lib/pasr.sh"
-GOV=$SYS/governor
 
 if [ "$(arg pasr_test.governor)" != 1 ]; then
 	result pasr-governor SKIP "(no pasr_test.governor=1)"
@@ -26,14 +25,13 @@ if [ ! -d $GOV ] || [ "$(cat $SYS/enabled)" != 1 ]; then
 	exit 0
 fi
 
-stat() { cat "$GOV/stats/$1"; }
 section=$(section_bytes)
 
 sample() { # sample MODE SECONDS -> prints rows, leaves last pct in $pct
 	t=0
 	while [ $t -le "$2" ]; do
 		m=$(cat $SYS/masked_bytes)
-		i=$(ideal "$(stat reserved_bytes)") # reservations hold no data
+		i=$(ideal "$(gov_stat reserved_bytes)") # reservations hold no data
 		pct=0
 		[ "$i" -gt 0 ] && pct=$((m * 100 / i))
 		echo "GOVBENCH $1 $t $(mib $m) $(mib $i) $pct"
@@ -60,7 +58,7 @@ echo 1 >$GOV/enabled
 sample on 30
 on=$pct
 v1=$(mismatches)
-d="(masked/ideal: governor off ${off}%, on ${on}% after 30s; evacuated $(stat evacuated), migrated $(stat migrated_pages) pages, failures $(stat failures); mismatches $v0/$v1)"
+d="(masked/ideal: governor off ${off}%, on ${on}% after 30s; evacuated $(gov_stat evacuated), migrated $(gov_stat migrated_pages) pages, failures $(gov_stat failures); mismatches $v0/$v1)"
 # The 90% target is issue 6's, on the non-debug kernel. A KASAN kernel (make
 # check-debug) has 1/8 of memory as shadow in the unmovable part, so the
 # ideal there counts free memory among unmovable pages that no migration can
@@ -69,7 +67,7 @@ target=90
 if kasan; then
 	target=$((off + 1))
 	d="$d (KASAN kernel: must beat governor off and evacuate)"
-	[ "$(stat evacuated)" -gt 0 ] || target=101
+	[ "$(gov_stat evacuated)" -gt 0 ] || target=101
 fi
 if [ "$on" -ge "$target" ] && [ "$v0" = 0 ] && [ "$v1" = 0 ]; then
 	result pasr-governor PASS "$d"
@@ -93,7 +91,7 @@ else
 	dd if=/dev/zero of=/mnt/gov/data bs=1M count=64 2>/dev/null
 	k=0 held=0 minres='' maxres=0
 	while [ $k -lt $ENTRIES ]; do
-		r=$(stat reserved_bytes)
+		r=$(gov_stat reserved_bytes)
 		[ "$r" -gt 0 ] && held=$((held + 1))
 		[ -z "$minres" ] || [ "$r" -lt "$minres" ] && minres=$r
 		[ "$r" -gt "$maxres" ] && maxres=$r
@@ -113,7 +111,7 @@ else
 	bad=$(corrupted /mnt/gov/data)
 	rm -f /mnt/gov/data
 	v3=$(mismatches)
-	d="(entries $e, violations $v; $held of $ENTRIES entries with reservations held ($(mib ${minres:-0})..$(mib $maxres) MiB); governor pages overwritten $g, pages overwritten in all $p; 64 MiB data file corrupted: $bad; mismatches $v3; evacuated $(stat evacuated), returned $(stat returned))"
+	d="(entries $e, violations $v; $held of $ENTRIES entries with reservations held ($(mib ${minres:-0})..$(mib $maxres) MiB); governor pages overwritten $g, pages overwritten in all $p; 64 MiB data file corrupted: $bad; mismatches $v3; evacuated $(gov_stat evacuated), returned $(gov_stat returned))"
 	if [ "$e" = $ENTRIES ] && [ "$v" = 0 ] && [ "$held" -gt 0 ] && [ "$g" -gt 0 ] &&
 		[ "$bad" = 0 ] && [ "$v3" = 0 ]; then
 		result pasr-governor-retention PASS "$d"
@@ -124,11 +122,11 @@ fi
 
 # pressure: with sections reserved, allocate 90% of memory; no OOM, and the
 # reservations come back
-r0=$(stat returned)
-res=$(stat reserved_bytes)
+r0=$(gov_stat returned)
+res=$(gov_stat reserved_bytes)
 want=$((total * 90 / 100 / 1048576))
 got=$(dd if=/dev/zero of=/mnt/gov/big bs=1M count=$want 2>&1 | awk -F+ '/records out/ {print $1; exit}')
-r1=$(stat returned)
+r1=$(gov_stat returned)
 oom=$(dmesg | grep -c -i 'out of memory')
 rm -f /mnt/gov/big
 v2=$(mismatches)

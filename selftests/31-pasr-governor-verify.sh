@@ -18,7 +18,6 @@ T=pasr-governor-verify
 SECS=20
 
 . "$(dirname "$0")/lib/pasr.sh"
-GOV=$SYS/governor
 
 [ "$(arg pasr_test.governor)" = 1 ] || { result $T SKIP "(no pasr_test.governor=1)"; exit 0; }
 if [ ! -d $GOV ] || [ ! -r $DBG/verify ] || [ "$(cat $SYS/enabled)" != 1 ]; then
@@ -26,11 +25,10 @@ if [ ! -d $GOV ] || [ ! -r $DBG/verify ] || [ "$(cat $SYS/enabled)" != 1 ]; then
 	exit 0
 fi
 
-stat() { cat "$GOV/stats/$1"; }
 
 echo 0 >$GOV/enabled # only the loop below reserves and releases
 echo 1 >$GOV/release
-e0=$(stat evacuated) r0=$(stat returned)
+e0=$(gov_stat evacuated) r0=$(gov_stat returned)
 (
 	end=$(($(date +%s) + SECS))
 	while [ "$(date +%s)" -lt $end ]; do
@@ -51,7 +49,7 @@ while kill -0 $loop 2>/dev/null; do
 	fi
 done
 wait $loop
-e=$(($(stat evacuated) - e0)) r=$(($(stat returned) - r0))
+e=$(($(gov_stat evacuated) - e0)) r=$(($(gov_stat returned) - r0))
 after=$(mismatches)
 d="(${SECS}s: $e sections evacuated and $r given back; $runs verifier runs, $bad with mismatches (up to $worst sections), $errors errors; afterwards $after mismatches)"
 if [ "$e" -lt 3 ] || [ "$r" -lt 3 ] || [ "$runs" -lt 10 ] || [ "$errors" != 0 ] || [ "$after" != 0 ]; then

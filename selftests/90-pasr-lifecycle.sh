@@ -67,27 +67,36 @@ enter_sr() {
 	echo $(($(sr violations) - v))
 }
 
-# crash T WHAT: sections must be masked, or the crash proves nothing; then
-# the boot ends in a panic through sysrq
-crash() {
+# armed T WHAT: sections must be masked, or WHAT (ending the boot) proves nothing
+armed() {
 	m=$(sim_total masked 2>/dev/null)
-	if [ "${m:-0}" -lt 1 ]; then
-		result "$1" FAIL "(no section masked: a crash would prove nothing)"
-		return
-	fi
-	result "$1" PASS "(masked $m sections; $2)"
+	[ "${m:-0}" -ge 1 ] && return 0
+	result "$1" FAIL "(no section masked: $2 would prove nothing)"
+	return 1
+}
+
+# end_boot T WHAT CMD...: T passes (so far: the next boot judges) as the boot
+# ends in CMD, which must not return
+end_boot() {
+	t=$1 what=$2
+	shift 2
+	result "$t" PASS "(masked $m sections; $what)"
 	# init prints a test's output when it ends, which this one does not
 	[ -n "$SELFTEST_OUT" ] && cat "$SELFTEST_OUT" >/dev/console
 	sync
-	echo c >/proc/sysrq-trigger
+	"$@" >/dev/console 2>&1
+	echo "SELFTEST: $t FAIL (the boot did not end: $*)" >/dev/console
 }
+
+sysrq_crash() { echo c >/proc/sysrq-trigger; }
 
 test_panic() {
 	if [ "$(arg pasr_test.panic)" != 1 ]; then
 		result pasr-panic-armed SKIP "(pasr_test.panic=1 not given)"
 		return
 	fi
-	crash pasr-panic-armed "panicking now: the console must show every die at value 0x0"
+	armed pasr-panic-armed "a crash" &&
+		end_boot pasr-panic-armed "panicking now: the console must show every die at value 0x0" sysrq_crash
 }
 
 # pasr_test.kexec=crash|exec: this kernel's image, from the disk of boot.sh
@@ -102,11 +111,7 @@ test_kexec() {
 	crash | exec) ;;
 	*) result $T SKIP "(pasr_test.kexec=crash|exec not given)"; return ;;
 	esac
-	m=$(sim_total masked 2>/dev/null)
-	if [ "${m:-0}" -lt 1 ]; then
-		result $T FAIL "(no section masked: a kexec would prove nothing)"
-		return
-	fi
+	armed $T "a kexec" || return
 	disk=""
 	for b in /sys/block/vd*; do
 		[ "$(cat "$b/size")" != $((4 << 21)) ] && disk=/dev/${b##*/}
@@ -121,14 +126,11 @@ test_kexec() {
 		rc=$?
 		rm -f /tmp/Image
 		[ $rc = 0 ] || { result $T FAIL "($out)"; return; }
-		crash $T "$out; crashing now: the crash kernel must find every die at value 0x0"
+		end_boot $T "$out; crashing now: the crash kernel must find every die at value 0x0" sysrq_crash
 		return
 	fi
-	result $T PASS "(masked $m sections; kexec now: the next kernel must find every die at value 0x0)"
-	[ -n "$SELFTEST_OUT" ] && cat "$SELFTEST_OUT" >/dev/console
-	sync
-	/bin/pasr-kexec exec /tmp/Image "$args" >/dev/console 2>&1
-	echo "SELFTEST: $T FAIL (the kexec did not happen)" >/dev/console
+	end_boot $T "kexec now: the next kernel must find every die at value 0x0" \
+		/bin/pasr-kexec exec /tmp/Image "$args"
 }
 
 test_unbind

@@ -4,6 +4,7 @@
 SYS=/sys/kernel/mm/pasr
 DBG=/sys/kernel/debug/pasr
 SIM=/sys/kernel/debug/pasr-sim
+GOV=$SYS/governor
 
 # arg NAME: the value of NAME=... on the kernel command line
 arg() { # the last NAME=VALUE wins, as for kernel parameters
@@ -47,6 +48,8 @@ mem_free_mib() { mib "$(meminfo MemFree)"; }
 
 # masked: bytes PASR masks now (sysfs)
 masked() { cat $SYS/masked_bytes; }
+# one governor counter (governor/stats/NAME)
+gov_stat() { cat "$GOV/stats/$1"; }
 
 # section_bytes: the size of one section (all sections of the layout are
 # the same size in the layouts the selftests boot)

@@ -253,8 +253,9 @@ static void pasr_report_print(void)
 {
 	struct zone *zone;
 
-	for_each_populated_zone(zone)
-		lockdep_assert_once(lockdep_is_held(&zone->lock) != LOCK_STATE_HELD);
+	if (IS_ENABLED(CONFIG_LOCKDEP))
+		for_each_populated_zone(zone)
+			lockdep_assert_once(lockdep_is_held(&zone->lock) != LOCK_STATE_HELD);
 	pasr_rs_debug_log();
 	if (atomic_read(&pasr_violation_pending) == 1) {
 		atomic_set(&pasr_violation_pending, 2);
@@ -475,9 +476,22 @@ void pasr_shim_trace_section(unsigned int section, bool free, bool masked)
  * under it too. No limit: an xarray, filled in process context.
  */
 static DEFINE_XARRAY(pasr_offline);
-static unsigned long pasr_offline_ranges;	/* under the hotplug lock too */
 
 #ifdef CONFIG_MEMORY_HOTPLUG
+/* test-only: whether a table of 64 ranges, as PASR once had, would be full */
+static bool pasr_offline_64_full(void)
+{
+	unsigned long pfn, n = 0;
+	void *entry;
+
+	if (!pasr_fault(PASR_FAULT_OFFLINE_64))
+		return false;
+	xa_for_each(&pasr_offline, pfn, entry)
+		if (++n >= 64)
+			return true;
+	return false;
+}
+
 /*
  * Offlining takes every max-order block of the range off the free lists
  * (each one a pasr_get()); once offline, the range holds no data, so it is
@@ -512,8 +526,7 @@ static int pasr_memory_callback(struct notifier_block *nb,
 	switch (action) {
 	case MEM_OFFLINE:
 	case MEM_CANCEL_ONLINE:	/* still offline: what GOING_ONLINE took back */
-		/* test-only: a table of 64 ranges, as PASR once had */
-		if (pasr_fault(PASR_FAULT_OFFLINE_64) && pasr_offline_ranges >= 64) {
+		if (pasr_offline_64_full()) {
 			old = NULL;
 			err = -ENOSPC;
 		} else {
@@ -525,14 +538,12 @@ static int pasr_memory_callback(struct notifier_block *nb,
 			pr_warn("[mem %pa+%#lx] offline but not recorded (%d): it stays refreshed\n",
 				&start, size, err);
 		} else if (!old) {
-			pasr_offline_ranges++;
 			pasr_put(start, size);
 		}
 		break;
 	case MEM_GOING_ONLINE:
 		old = xa_erase(&pasr_offline, pfn);
 		if (old) {
-			pasr_offline_ranges--;
 			pasr_get(start, xa_to_value(old) << PAGE_SHIFT);
 		}
 		break;
