@@ -43,6 +43,7 @@ test_state() {
 	ndies=$(tr ' ' '\n' </proc/cmdline | grep -c '^ddr_die=')
 	d=$(cat $SYS/dies)
 	tot=$(cat $SYS/total_bytes)
+	wait_reported # reporting backend: what is free counts once reported
 	m=$(masked)
 	if [ "$ndies" -gt 0 ] && [ "$d" != "$ndies" ]; then
 		result pasr-state FAIL "(dies=$d, command line has $ndies)"
@@ -66,6 +67,7 @@ test_verify() {
 # --- alloc: data reaching a masked section unmasks it; freeing masks it again
 test_alloc() {
 	mkdir -p /mnt/fill && mount -t tmpfs -o size=95% tmpfs /mnt/fill
+	wait_reported
 	m0=$(masked)
 	fill_until_unmasked /mnt/fill
 	m1=$(masked)
@@ -94,6 +96,7 @@ test_pagecache() {
 		return
 	fi
 	drop_caches
+	wait_reported
 	m0=$(masked)
 	# The last close of a block device drops its page cache: hold it open.
 	exec 3<$dev

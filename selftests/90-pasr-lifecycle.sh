@@ -37,6 +37,7 @@ test_unbind() {
 		result pasr-unbind SKIP "(PASR is not enabled: nothing masked to check)"
 		return
 	fi
+	wait_reported
 	m0=$(sim_total masked)
 	if [ "$m0" -lt 1 ]; then
 		result pasr-unbind FAIL "(no section masked before the unbind: nothing to check)"
@@ -69,6 +70,7 @@ enter_sr() {
 
 # armed T WHAT: sections must be masked, or WHAT (ending the boot) proves nothing
 armed() {
+	wait_reported
 	m=$(sim_total masked 2>/dev/null)
 	[ "${m:-0}" -ge 1 ] && return 0
 	result "$1" FAIL "(no section masked: $2 would prove nothing)"

@@ -139,13 +139,36 @@ fill_until_unmasked() {
 	use_until_unmasked fill_step "$2"
 }
 
+# reporting: whether PASR counts through free page reporting
+# (pasr.backend=reporting): freed blocks count once reported, seconds later
+reporting() { grep -qx 'backend reporting' $DBG/stats 2>/dev/null; }
+
+# max_order_free: bytes in free max-order blocks (the last column of
+# /proc/buddyinfo; 4 KiB pages: blocks of 4 MiB)
+max_order_free() { awk '{ n += $NF } END { print n * 4194304 }' /proc/buddyinfo; }
+
+# wait_reported: with the reporting backend, wait (up to 40 s) until PASR
+# counts every free max-order block, which page reporting reports within
+# about 30 s on an idle system (2 s apart, a share of each free list at a
+# time); at once with the hooks backend, which counts them as they are freed
+wait_reported() {
+	reporting || return 0
+	_i=0
+	while [ $_i -lt 40 ] && [ "$(cat $SYS/free_bytes)" -lt "$(max_order_free)" ]; do
+		sleep 1
+		_i=$((_i + 1))
+	done
+}
+
 # settle [ABOVE]: let freed memory get back to the buddy allocator as whole
 # max-order blocks (LRU batches drained by compaction; per-cpu page lists
-# shrink over the next seconds); with ABOVE, retry for up to 10 s until
-# masked_bytes exceeds ABOVE
+# shrink over the next seconds); with ABOVE, retry for up to 10 s (40 s with
+# the reporting backend, see wait_reported) until masked_bytes exceeds ABOVE
 settle() {
 	_i=0
-	while [ $_i -lt 10 ]; do
+	_max=10
+	reporting && _max=40
+	while [ $_i -lt $_max ]; do
 		echo 1 >/proc/sys/vm/compact_memory 2>/dev/null
 		sleep 1
 		_i=$((_i + 1))

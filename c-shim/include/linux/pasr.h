@@ -37,7 +37,23 @@ typedef void (*pasr_mask_fn)(u64 value, void *cookie);
 
 #ifdef CONFIG_PASR
 
+/*
+ * Two backends feed the counters (pasr.backend=, see
+ * Documentation/mm/pasr.rst): "hooks", where the buddy allocator tells PASR
+ * of every max-order block entering or leaving a free list
+ * (pasr_enabled_key), and "reporting", where PASR is the free page
+ * reporting device and counts the max-order blocks it was reported
+ * (pasr_reporting_key).
+ */
 DECLARE_STATIC_KEY_FALSE(pasr_enabled_key);
+DECLARE_STATIC_KEY_FALSE(pasr_reporting_key);
+
+/* Whether PASR accounts, through either backend (no longer once it failed). */
+static inline bool pasr_is_on(void)
+{
+	return static_key_enabled(&pasr_enabled_key) ||
+	       static_key_enabled(&pasr_reporting_key);
+}
 
 void pasr_put(phys_addr_t paddr, unsigned long size);
 void pasr_get(phys_addr_t paddr, unsigned long size);
@@ -97,6 +113,22 @@ static __always_inline void pasr_kget(struct page *page, unsigned int order)
 	if (static_branch_unlikely(&pasr_enabled_key) &&
 	    order == MAX_PAGE_ORDER)
 		__pasr_hook_call(__pasr_kget, page);
+}
+
+/*
+ * Reporting backend: a block PASR was reported leaves the free lists.
+ * Called by __del_page_from_free_list() in its page_reported() branch,
+ * under zone->lock, before the block can be used: the core lowers the
+ * masks that relied on it at once.
+ */
+void __pasr_unreport(struct page *page);
+
+static __always_inline void pasr_unreport(struct page *page,
+					  unsigned int order)
+{
+	if (static_branch_unlikely(&pasr_reporting_key) &&
+	    order == MAX_PAGE_ORDER)
+		__pasr_unreport(page);
 }
 
 /* Implemented in Rust (mm/pasr/pasr.rs) for mm/pasr/shim.c only. */
@@ -169,6 +201,7 @@ u32 pasr_rs_faults(void);
 #define PASR_FAULT_REPORT_NOW		128	/* print at once, maybe under zone->lock */
 #define PASR_FAULT_GOV_KEEP		256	/* governor keeps memory going offline */
 #define PASR_FAULT_OFFLINE_64		512	/* at most 64 offline ranges, as once */
+#define PASR_FAULT_NO_UNREPORT		1024	/* reported blocks leave uncounted */
 
 static inline bool pasr_fault(u32 fault)
 {
@@ -216,6 +249,7 @@ struct page *pasr_shim_alloc_block(u64 *paddr);
 void pasr_shim_free_block(struct page *page);
 struct page *pasr_shim_alloc_movable_block(u64 *paddr);
 int pasr_shim_partly_free_blocks(void);
+bool pasr_shim_reporting(void);
 u64 pasr_shim_block_size(void);
 
 #else /* !CONFIG_PASR */
@@ -257,6 +291,10 @@ static inline void pasr_kput(struct page *page, unsigned int order)
 }
 
 static inline void pasr_kget(struct page *page, unsigned int order)
+{
+}
+
+static inline void pasr_unreport(struct page *page, unsigned int order)
 {
 }
 

@@ -488,7 +488,7 @@ static int __init pasr_gov_init(void)
 	struct kobject *gov_kobj;
 	struct shrinker *sh;
 
-	if (!static_branch_unlikely(&pasr_enabled_key))
+	if (!pasr_is_on())
 		return 0;
 	sh = shrinker_alloc(0, "pasr-governor");
 	if (!sh) {

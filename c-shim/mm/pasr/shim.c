@@ -1,10 +1,10 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * PASR: the C glue the Rust core (pasr.rs) cannot express in Rust on 6.12:
- * early parameters, the static key of the buddy hooks, the irq-safe raw
- * spinlock that serialises mask updates, tracepoints, sysfs and debugfs, and
- * the verifier that walks the buddy free lists. The test-only debugfs files
- * are in test.c.
+ * early parameters, the static keys of the two backends (the buddy hooks,
+ * and free page reporting), the irq-safe raw spinlock that serialises mask
+ * updates, tracepoints, sysfs and debugfs, and the verifier that walks the
+ * buddy free lists. The test-only debugfs files are in test.c.
  */
 
 #define pr_fmt(fmt) "pasr: " fmt
@@ -26,9 +26,11 @@
 #include <linux/mutex.h>
 #include <linux/notifier.h>
 #include <linux/of.h>
+#include <linux/page_reporting.h>
 #include <linux/panic_notifier.h>
 #include <linux/pasr.h>
 #include <linux/reboot.h>
+#include <linux/scatterlist.h>
 #include <linux/seq_file.h>
 #include <linux/spinlock.h>
 #include <linux/stacktrace.h>
@@ -45,6 +47,7 @@
 #include "internal.h"
 
 DEFINE_STATIC_KEY_FALSE(pasr_enabled_key);
+DEFINE_STATIC_KEY_FALSE(pasr_reporting_key);
 
 /* Taken only when a section enters or leaves "entirely free". */
 static DEFINE_RAW_SPINLOCK(pasr_lock);
@@ -61,6 +64,8 @@ static unsigned int pasr_ndies __initdata;
 static char *pasr_ilv_args[PASR_MAX_ARGS] __initdata;
 static unsigned int pasr_nilvs __initdata;
 static bool pasr_off __initdata;
+static bool pasr_use_reporting __initdata;
+static const char *pasr_backend_name __ro_after_init = "hooks";
 
 static int __init pasr_add_arg(char **args, unsigned int *n, char *val)
 {
@@ -97,6 +102,22 @@ static int __init pasr_param(char *val)
 	return 0;
 }
 early_param("pasr", pasr_param);
+
+static int __init pasr_backend_param(char *val)
+{
+	/* the last one given wins, as for other parameters */
+	if (val && !strcmp(val, "reporting")) {
+		pasr_use_reporting = true;
+	} else if (val && !strcmp(val, "hooks")) {
+		pasr_use_reporting = false;
+	} else {
+		pr_err("pasr.backend=%s: expected hooks or reporting; PASR disabled\n",
+		       val ? val : "");
+		pasr_off = true;
+	}
+	return 0;
+}
+early_param("pasr.backend", pasr_backend_param);
 
 #ifdef CONFIG_OF
 static struct pasr_dt_die pasr_dt_dies[PASR_MAX_ARGS] __initdata;
@@ -159,8 +180,10 @@ static int __init pasr_init_dt(void)
 
 /*
  * Called by start_kernel() before mm_core_init() frees memblock memory into
- * the buddy allocator, so that every free max-order block is counted. Boot
- * parameters take precedence over the device tree.
+ * the buddy allocator, so that with the hooks backend every free max-order
+ * block is counted. The reporting backend counts nothing until page
+ * reporting reports (pasr_policy_init() registers it). Boot parameters take
+ * precedence over the device tree.
  */
 void __init pasr_init(void)
 {
@@ -178,13 +201,18 @@ void __init pasr_init(void)
 		ret = pasr_init_dt();
 	if (ret)
 		return;
-	static_branch_enable(&pasr_enabled_key);
-	pr_info("enabled\n");
+	if (pasr_use_reporting) {
+		pasr_backend_name = "reporting";
+		static_branch_enable(&pasr_reporting_key);
+	} else {
+		static_branch_enable(&pasr_enabled_key);
+	}
+	pr_info("enabled (%s backend)\n", pasr_backend_name);
 }
 
 static int __init pasr_late_init(void)
 {
-	if (static_branch_unlikely(&pasr_enabled_key))
+	if (pasr_is_on())
 		pasr_rs_late_init();
 	return 0;
 }
@@ -206,6 +234,93 @@ void pasr_shim_unlock(unsigned long flags)
 u64 pasr_shim_now_ns(void)
 {
 	return ktime_get_mono_fast_ns();
+}
+
+/*
+ * --- reporting backend: PASR is the free page reporting device ---
+ *
+ * Page reporting's worker (mm/page_reporting.c) takes unreported free
+ * blocks of at least the reporting order off the free lists, hands them to
+ * pasr_report() in process context, and puts them back at the tail of
+ * their lists, marked reported. A reported block leaves the free lists
+ * only through __del_page_from_free_list(), which clears the mark and, for
+ * a max-order block, calls __pasr_unreport() before the block can be used.
+ * So the counters hold the reported max-order blocks: memory that holds no
+ * data. Only lowering a mask is synchronous.
+ */
+static DEFINE_MUTEX(pasr_reporting_mutex);
+static bool pasr_reporting_registered;	/* under pasr_reporting_mutex */
+
+static int pasr_report(struct page_reporting_dev_info *prdev,
+		       struct scatterlist *sgl, unsigned int nents)
+{
+	struct scatterlist *sg;
+	unsigned int i;
+
+	/* smaller blocks come if page_reporting.page_reporting_order= asks */
+	for_each_sg(sgl, sg, nents, i)
+		if (sg->length == PAGE_SIZE << MAX_PAGE_ORDER)
+			pasr_put(PFN_PHYS(page_to_pfn(sg_page(sg))), sg->length);
+	return 0;
+}
+
+static struct page_reporting_dev_info pasr_prdev = {
+	.report = pasr_report,
+	.order = MAX_PAGE_ORDER,
+};
+
+void __pasr_unreport(struct page *page)
+{
+	/* test-only: the block is used while PASR still counts it free */
+	if (pasr_fault(PASR_FAULT_NO_UNREPORT))
+		return;
+	pasr_get(PFN_PHYS(page_to_pfn(page)), PAGE_SIZE << MAX_PAGE_ORDER);
+}
+
+/* Registers PASR as the reporting device, if that is its backend. */
+static int pasr_reporting_start(void)
+{
+	int ret = 0;
+
+	mutex_lock(&pasr_reporting_mutex);
+	if (static_key_enabled(&pasr_reporting_key) &&
+	    !pasr_reporting_registered) {
+		ret = page_reporting_register(&pasr_prdev);
+		pasr_reporting_registered = !ret;
+	}
+	mutex_unlock(&pasr_reporting_mutex);
+	return ret;
+}
+
+/* Stops reporting; a report under way is finished (and drained) first. */
+static void pasr_reporting_stop(void)
+{
+	mutex_lock(&pasr_reporting_mutex);
+	if (pasr_reporting_registered)
+		page_reporting_unregister(&pasr_prdev);
+	pasr_reporting_registered = false;
+	mutex_unlock(&pasr_reporting_mutex);
+}
+
+/* PASR stopped accounting (failure or refusal): no backend calls in. */
+static void pasr_backend_off(void)
+{
+	static_branch_disable(&pasr_enabled_key);
+	pasr_reporting_stop();
+	static_branch_disable(&pasr_reporting_key);
+}
+
+/* Restarts reporting after a pause; PASR gives up if it can't. */
+static void pasr_reporting_resume(void)
+{
+	int ret = pasr_reporting_start();
+
+	if (ret) {
+		pr_err("cannot register for free page reporting (%d); PASR disabled, all memory refreshed\n",
+		       ret);
+		pasr_rs_shutdown(false);
+		pasr_backend_off();
+	}
 }
 
 /*
@@ -238,8 +353,8 @@ static void pasr_violation_workfn(struct work_struct *work)
 	     pasr_violation.delta, pasr_violation.free);
 	pr_err("the call that broke the accounting:\n");
 	stack_trace_print(pasr_violation.stack, pasr_violation.nr_stack, 1);
-	/* The hooks need not call into the core any more. */
-	static_branch_disable(&pasr_enabled_key);
+	/* Neither backend need call into the core any more. */
+	pasr_backend_off();
 }
 
 static DECLARE_WORK(pasr_violation_work, pasr_violation_workfn);
@@ -253,9 +368,10 @@ static void pasr_report_print(void)
 {
 	struct zone *zone;
 
-	if (IS_ENABLED(CONFIG_LOCKDEP))
+	if (IS_ENABLED(CONFIG_LOCKDEP)) {
 		for_each_populated_zone(zone)
 			lockdep_assert_once(lockdep_is_held(&zone->lock) != LOCK_STATE_HELD);
+	}
 	pasr_rs_debug_log();
 	if (atomic_read(&pasr_violation_pending) == 1) {
 		atomic_set(&pasr_violation_pending, 2);
@@ -368,7 +484,7 @@ static int __init pasr_policy_init(void)
 {
 	const char *why;
 
-	if (!static_branch_unlikely(&pasr_enabled_key))
+	if (!pasr_is_on())
 		return 0;
 	why = pasr_conflict();
 	if (why && pasr_test_unsafe_init) {
@@ -380,13 +496,15 @@ static int __init pasr_policy_init(void)
 		pr_err("%s is on: it needs free pages to keep their contents, which unrefreshed DRAM loses; PASR disabled, all memory refreshed\n",
 		       why);
 		pasr_rs_shutdown(false);
-		static_branch_disable(&pasr_enabled_key);
+		pasr_backend_off();
 		return 0;
 	}
 	register_reboot_notifier(&pasr_reboot_nb);
 	atomic_notifier_chain_register(&panic_notifier_list, &pasr_panic_nb);
 	/* irq_work works now: masks are raised from it from here on */
 	pasr_rs_defer_raise_on();
+	/* reporting backend: the first reports come PAGE_REPORTING_DELAY later */
+	pasr_reporting_resume();
 	return 0;
 }
 
@@ -453,6 +571,12 @@ int pasr_shim_partly_free_blocks(void)
 	return n;
 }
 
+/* For the live KUnit cases: whether the reporting backend counts. */
+bool pasr_shim_reporting(void)
+{
+	return static_key_enabled(&pasr_reporting_key);
+}
+
 u64 pasr_shim_block_size(void)
 {
 	return PAGE_SIZE << MAX_PAGE_ORDER;
@@ -514,7 +638,7 @@ static int pasr_memory_callback(struct notifier_block *nb,
 	void *old;
 	int err;
 
-	if (!static_branch_unlikely(&pasr_enabled_key))
+	if (!pasr_is_on())
 		return NOTIFY_OK;
 	/* test-only: count the whole memory block, its own memmap included */
 	if (pasr_fault(PASR_FAULT_OFFLINE_BLOCKS)) {
@@ -589,6 +713,8 @@ static int pasr_verify_stopped(void *data)
 	void *entry;
 	int mt, i;
 
+	bool reporting = static_key_enabled(&pasr_reporting_key);
+
 	/* masks an irq_work has yet to raise: raise them, to compare exactly */
 	pasr_rs_raise_pending();
 	pasr_rs_stats(&st);
@@ -600,10 +726,13 @@ static int pasr_verify_stopped(void *data)
 		spin_lock(&zone->lock);
 		for (mt = 0; mt < MIGRATE_TYPES; mt++) {
 			list_for_each_entry(page, &area->free_list[mt], buddy_list) {
+				res->blocks++;
+				/* reporting backend: only reported blocks count */
+				if (reporting && !PageReported(page))
+					continue;
 				i = pasr_rs_lookup(PFN_PHYS(page_to_pfn(page)));
 				if (i >= 0 && i < res->sections)
 					pasr_actual[i] += PAGE_SIZE << MAX_PAGE_ORDER;
-				res->blocks++;
 			}
 		}
 		spin_unlock(&zone->lock);
@@ -652,6 +781,11 @@ static int pasr_verify(struct pasr_verify_result *res)
 	memset(res, 0, sizeof(*res));
 	mutex_lock(&pasr_verify_mutex);
 	/*
+	 * Reporting backend: the blocks of a report are counted before they
+	 * are back on the free lists; let the report under way finish.
+	 */
+	pasr_reporting_stop();
+	/*
 	 * Hold off memory hotplug too: it changes pasr_offline; and the
 	 * governor, whose reservations change with their pasr_put()/pasr_get()
 	 * under its lock (taken after the hotplug lock, as its memory notifier
@@ -666,6 +800,7 @@ static int pasr_verify(struct pasr_verify_result *res)
 		pasr_gov_unhold();
 	put_online_mems();
 	cpus_read_unlock();
+	pasr_reporting_resume();
 	mutex_unlock(&pasr_verify_mutex);
 	return ret ? ret : res->mismatches;
 }
@@ -780,9 +915,9 @@ static int pasr_stats_show(struct seq_file *m, void *v)
 		   st.covered, st.free, st.masked);
 	seq_printf(m, "failed_section %d\nfailed_kind %d\n",
 		   st.failed_section, st.failed_kind);
-	/* the buddy hooks' static key: off once PASR has failed */
-	seq_printf(m, "hooks %s\n",
-		   static_key_enabled(&pasr_enabled_key) ? "on" : "off");
+	/* the backend's allocator hooks: off once PASR has failed */
+	seq_printf(m, "backend %s\nhooks %s\n", pasr_backend_name,
+		   pasr_is_on() ? "on" : "off");
 	return 0;
 }
 DEFINE_SHOW_ATTRIBUTE(pasr_stats);
@@ -822,7 +957,7 @@ static int __init pasr_interfaces_init(void)
 	pasr_kobj = kobj;
 	if (!kobj || sysfs_create_group(kobj, &pasr_attr_group))
 		pr_err("cannot create /sys/kernel/mm/pasr\n");
-	if (static_branch_unlikely(&pasr_enabled_key))
+	if (pasr_is_on())
 		pasr_debugfs_init();
 	return 0;
 }
@@ -835,7 +970,7 @@ static int __init pasr_selftest(void)
 	struct pasr_verify_result res;
 	int ret;
 
-	if (!static_branch_unlikely(&pasr_enabled_key)) {
+	if (!pasr_is_on()) {
 		pr_info("self-test: skipped, PASR is not enabled\n");
 		return 0;
 	}

@@ -10,8 +10,13 @@
 //! the host. This file binds them to the kernel: the global map, its lock, the C entry points
 //! declared in `include/linux/pasr.h`, and the boot-time set-up. C-macro glue (early
 //! parameters, the static key, the irq-safe lock) lives in `mm/pasr/shim.c`.
+//!
+//! The types and functions shared with C come from bindgen over `include/linux/pasr.h`
+//! (`kernel::bindings`); `c_prototype!` checks at build time that every function defined here
+//! for C has the prototype that header declares.
 
 use core::ffi::c_void;
+use kernel::bindings;
 use kernel::ffi::{c_char, c_int, c_ulong};
 use kernel::prelude::*;
 use kernel::str::CStr;
@@ -26,26 +31,19 @@ use layout::{
     parse_die, parse_dt_die, parse_dt_interleaves, parse_interleave, ErrorKind, Layout,
     LayoutError, ParamRef, MAX_DIES, MAX_INTERLEAVES,
 };
-use map::{Env, Map, MaskFn, Mismatch, State, Violation};
+use map::{Env, Map, Mismatch, State, Violation};
 
 /// Log prefix of the `pr_*!` macros; this object is not a module.
 const __LOG_PREFIX: &[u8] = b"pasr\0";
 
-/// C glue from `mm/pasr/shim.c`, declared in `include/linux/pasr.h`.
-mod ffi {
-    use kernel::ffi::{c_int, c_uint, c_ulong};
-
-    extern "C" {
-        pub(crate) fn pasr_shim_lock() -> c_ulong;
-        pub(crate) fn pasr_shim_unlock(flags: c_ulong);
-        pub(crate) fn pasr_shim_now_ns() -> u64;
-        #[cfg_attr(not(CONFIG_PASR_BENCH), allow(dead_code))]
-        pub(crate) fn pasr_shim_block_size() -> u64;
-        pub(crate) fn pasr_shim_violation(section: c_uint, kind: c_int, free: u64, delta: u64);
-        pub(crate) fn pasr_shim_trace_mask(die: c_uint, old: u64, new: u64);
-        pub(crate) fn pasr_shim_trace_section(section: c_uint, free: bool, masked: bool);
-        pub(crate) fn pasr_shim_defer_report();
-    }
+/// Fails the build unless each Rust function `f` defined here for C has the prototype that
+/// bindgen read from `include/linux/pasr.h` (`bindings::f`): the two can't drift apart.
+macro_rules! c_prototype {
+    ($($f:ident),* $(,)?) => {
+        $(const _: () = {
+            let _ = [bindings::$f, $f];
+        };)*
+    };
 }
 
 /// The kernel environment of a map: the PASR raw spinlock, with interrupts off.
@@ -56,31 +54,31 @@ pub(crate) struct KernelEnv;
 unsafe impl Env for KernelEnv {
     fn with_lock<R>(&self, f: impl FnOnce() -> R) -> R {
         // SAFETY: FFI call without preconditions; it returns the saved irq flags.
-        let flags = unsafe { ffi::pasr_shim_lock() };
+        let flags = unsafe { bindings::pasr_shim_lock() };
         let r = f();
         // SAFETY: The lock is held, and `flags` came from the matching lock call.
-        unsafe { ffi::pasr_shim_unlock(flags) };
+        unsafe { bindings::pasr_shim_unlock(flags) };
         r
     }
 
     fn now_ns(&self) -> u64 {
         // SAFETY: FFI call without preconditions, usable in any context.
-        unsafe { ffi::pasr_shim_now_ns() }
+        unsafe { bindings::pasr_shim_now_ns() }
     }
 
     fn mask_changed(&self, die: usize, old: u64, new: u64) {
         // SAFETY: FFI call without preconditions, usable in atomic context.
-        unsafe { ffi::pasr_shim_trace_mask(die as u32, old, new) };
+        unsafe { bindings::pasr_shim_trace_mask(die as u32, old, new) };
     }
 
     fn section_changed(&self, section: usize, free: bool, masked: bool) {
         // SAFETY: FFI call without preconditions, usable in atomic context.
-        unsafe { ffi::pasr_shim_trace_section(section as u32, free, masked) };
+        unsafe { bindings::pasr_shim_trace_section(section as u32, free, masked) };
     }
 
     fn violation(&self, section: usize, kind: Violation, free: u64, delta: u64) {
         // SAFETY: FFI call without preconditions.
-        unsafe { ffi::pasr_shim_violation(section as u32, kind as c_int, free, delta) };
+        unsafe { bindings::pasr_shim_violation(section as u32, kind as c_int, free, delta) };
     }
 
     fn defers_raise(&self) -> bool {
@@ -89,7 +87,7 @@ unsafe impl Env for KernelEnv {
 
     fn schedule_raise(&self) {
         // SAFETY: FFI call without preconditions; it only queues an irq_work.
-        unsafe { ffi::pasr_shim_defer_report() };
+        unsafe { bindings::pasr_shim_defer_report() };
     }
 }
 
@@ -227,9 +225,9 @@ unsafe fn init_from(
 /// NUL-terminated strings.
 #[no_mangle]
 pub unsafe extern "C" fn pasr_rs_init(
-    dies: *const *const c_char,
+    dies: *const *mut c_char,
     ndies: usize,
-    ilvs: *const *const c_char,
+    ilvs: *const *mut c_char,
     nilvs: usize,
     min_section: u64,
 ) -> c_int {
@@ -238,11 +236,11 @@ pub unsafe extern "C" fn pasr_rs_init(
     let mut l = Layout::new();
     for (i, a) in die_args.iter_mut().take(ndies).enumerate() {
         // SAFETY: `i < ndies`, and the caller guarantees the strings.
-        *a = unsafe { arg(dies, i) };
+        *a = unsafe { arg(dies.cast(), i) };
     }
     for (i, a) in ilv_args.iter_mut().take(nilvs).enumerate() {
         // SAFETY: `i < nilvs`, and the caller guarantees the strings.
-        *a = unsafe { arg(ilvs, i) };
+        *a = unsafe { arg(ilvs.cast(), i) };
     }
     let (die_args, ilv_args) = (
         &die_args[..ndies.min(MAX_DIES + 1)],
@@ -274,32 +272,18 @@ pub unsafe extern "C" fn pasr_rs_init(
     unsafe { init_from(parsed, &src, min_section) }
 }
 
-/// The raw properties of one `die@` node; mirrors `struct pasr_dt_die`. A null pointer means
-/// the property is absent.
-#[repr(C)]
-pub struct DtDie {
-    name: *const c_char,
-    reg: *const u8,
-    reg_len: c_int,
-    sections: *const u8,
-    sections_len: c_int,
-    mode: *const u8,
-    mode_len: c_int,
-    interleave: *const u8,
-    interleave_len: c_int,
-}
-
 /// A property as a byte slice, `None` if absent.
 ///
 /// # Safety
 ///
 /// `p` must be null or valid for reads of `len` bytes for `'a`.
-unsafe fn prop<'a>(p: *const u8, len: c_int) -> Option<&'a [u8]> {
+unsafe fn prop<'a>(p: *const c_void, len: c_int) -> Option<&'a [u8]> {
     if p.is_null() {
         return None;
     }
+    let len = usize::try_from(len).unwrap_or(0);
     // SAFETY: Guaranteed by the caller.
-    Some(unsafe { core::slice::from_raw_parts(p, usize::try_from(len).unwrap_or(0)) })
+    Some(unsafe { core::slice::from_raw_parts(p.cast::<u8>(), len) })
 }
 
 /// Like [`pasr_rs_init`], from the `die@` nodes of a `linux,pasr-ddr-layout` device-tree node.
@@ -310,7 +294,7 @@ unsafe fn prop<'a>(p: *const u8, len: c_int) -> Option<&'a [u8]> {
 /// their lengths (and `name` NUL-terminated) during the call.
 #[no_mangle]
 pub unsafe extern "C" fn pasr_rs_init_dt(
-    dies: *const DtDie,
+    dies: *const bindings::pasr_dt_die,
     n: usize,
     addr_cells: u32,
     size_cells: u32,
@@ -433,7 +417,7 @@ unsafe extern "C" fn debug_controller(value: u64, cookie: *mut c_void) {
     }
     calls.store(n + 1, Ordering::Release);
     // SAFETY: FFI call without preconditions; it only queues an irq_work.
-    unsafe { ffi::pasr_shim_defer_report() };
+    unsafe { bindings::pasr_shim_defer_report() };
 }
 
 /// Prints what the debug controller recorded since the last call. Called by the C side from
@@ -572,74 +556,20 @@ pub extern "C" fn pasr_rs_faults() -> u32 {
     map::faults::ACTIVE.load(core::sync::atomic::Ordering::Relaxed)
 }
 
-/// Section snapshot for the C side (debugfs); mirrors `struct pasr_section_info`.
-#[repr(C)]
-pub struct SectionInfoC {
-    start: u64,
-    size: u64,
-    free: u64,
-    puts: u64,
-    gets: u64,
-    transitions: u64,
-    masked_ns: u64,
-    die: i32,
-    bit: i32,
-    pair: i32,
-    masked: bool,
-}
-
-/// Die snapshot for the C side; mirrors `struct pasr_die_info`.
-#[repr(C)]
-pub struct DieInfoC {
-    base: u64,
-    size: u64,
-    mask: u64,
-    value: u64,
-    first_section: i32,
-    sections: i32,
-    mode: i32,
-    has_callback: bool,
-}
-
-/// Global statistics for the C side; mirrors `struct pasr_stats`.
-#[repr(C)]
-pub struct StatsC {
-    covered: u64,
-    free: u64,
-    masked: u64,
-    puts: u64,
-    gets: u64,
-    out_of_map_calls: u64,
-    out_of_map_bytes: u64,
-    mask_updates: u64,
-    state: i32,
-    dies: i32,
-    sections: i32,
-    failed_section: i32,
-    failed_kind: i32,
-}
-
-/// One verifier finding for the C side; mirrors `struct pasr_mismatch`.
-#[repr(C)]
-pub struct MismatchC {
-    section: i32,
-    counted: u64,
-    actual: u64,
-    masked: bool,
-    expected_masked: bool,
-}
-
 /// Fills `*out` with section `i`; returns false if there is no such section.
 ///
 /// # Safety
 ///
 /// `out` must be valid for writes.
 #[no_mangle]
-pub unsafe extern "C" fn pasr_rs_section_info(i: c_int, out: *mut SectionInfoC) -> bool {
+pub unsafe extern "C" fn pasr_rs_section_info(
+    i: c_int,
+    out: *mut bindings::pasr_section_info,
+) -> bool {
     let Some(s) = usize::try_from(i).ok().and_then(|i| pasr().section(i)) else {
         return false;
     };
-    let info = SectionInfoC {
+    let info = bindings::pasr_section_info {
         start: s.start,
         size: s.size,
         free: s.free,
@@ -663,11 +593,11 @@ pub unsafe extern "C" fn pasr_rs_section_info(i: c_int, out: *mut SectionInfoC) 
 ///
 /// `out` must be valid for writes.
 #[no_mangle]
-pub unsafe extern "C" fn pasr_rs_die_info(d: c_int, out: *mut DieInfoC) -> bool {
+pub unsafe extern "C" fn pasr_rs_die_info(d: c_int, out: *mut bindings::pasr_die_info) -> bool {
     let Some(die) = usize::try_from(d).ok().and_then(|d| pasr().die(d)) else {
         return false;
     };
-    let info = DieInfoC {
+    let info = bindings::pasr_die_info {
         base: die.base,
         size: die.size,
         mask: die.mask,
@@ -688,14 +618,14 @@ pub unsafe extern "C" fn pasr_rs_die_info(d: c_int, out: *mut DieInfoC) -> bool 
 ///
 /// `out` must be valid for writes.
 #[no_mangle]
-pub unsafe extern "C" fn pasr_rs_stats(out: *mut StatsC) {
+pub unsafe extern "C" fn pasr_rs_stats(out: *mut bindings::pasr_stats) {
     let map = pasr();
     let (covered, free, masked) = map.totals();
     let (puts, gets) = map.calls();
     let (out_of_map_calls, out_of_map_bytes) = map.out_of_map();
     let (failed_section, failed_kind) =
         map.failure().map_or((-1, 0), |(s, k)| (s as i32, k as i32));
-    let stats = StatsC {
+    let stats = bindings::pasr_stats {
         covered,
         free,
         masked,
@@ -731,7 +661,7 @@ pub extern "C" fn pasr_rs_lookup(paddr: u64) -> c_int {
 pub unsafe extern "C" fn pasr_rs_verify(
     actual: *const u64,
     n: c_int,
-    out: *mut MismatchC,
+    out: *mut bindings::pasr_mismatch,
     max_out: c_int,
 ) -> c_int {
     let n = usize::try_from(n).unwrap_or(0);
@@ -750,7 +680,7 @@ pub unsafe extern "C" fn pasr_rs_verify(
             if written < max_out {
                 // SAFETY: `written < max_out`, and the caller guarantees the room.
                 unsafe {
-                    out.add(written).write(MismatchC {
+                    out.add(written).write(bindings::pasr_mismatch {
                         section: m.section as i32,
                         counted: m.counted,
                         actual: m.actual,
@@ -774,7 +704,7 @@ pub unsafe extern "C" fn pasr_rs_verify(
 #[no_mangle]
 pub unsafe extern "C" fn pasr_register_mask_function(
     die_base: u64,
-    f: Option<MaskFn>,
+    f: bindings::pasr_mask_fn,
     cookie: *mut c_void,
 ) -> c_int {
     let Some(f) = f else {
@@ -864,7 +794,7 @@ static BENCH_MAP: BenchMap = BenchMap(core::cell::UnsafeCell::new(Map::new(Kerne
 pub unsafe extern "C" fn pasr_rs_bench_calls(dies: c_int, sections: c_int, iterations: u64) -> u64 {
     const DIE: u64 = 512 << 20;
     // SAFETY: FFI call without preconditions.
-    let block = unsafe { ffi::pasr_shim_block_size() };
+    let block = unsafe { bindings::pasr_shim_block_size() };
     let mut l = Layout::new();
     for d in 0..u64::try_from(dies).unwrap_or(0) {
         let spec = layout::DieSpec {
@@ -895,3 +825,29 @@ pub unsafe extern "C" fn pasr_rs_bench_calls(dies: c_int, sections: c_int, itera
     map.reset();
     ns
 }
+
+c_prototype!(
+    pasr_rs_defer_raise_on,
+    pasr_rs_raise_pending,
+    pasr_rs_init,
+    pasr_rs_init_dt,
+    pasr_rs_debug_log,
+    pasr_rs_late_init,
+    pasr_put,
+    pasr_put_block,
+    pasr_get,
+    pasr_rs_section_info,
+    pasr_rs_die_info,
+    pasr_rs_stats,
+    pasr_rs_lookup,
+    pasr_rs_verify,
+    pasr_register_mask_function,
+    pasr_unregister_mask_function,
+    pasr_rs_shutdown,
+    pasr_die_count,
+    pasr_die_range,
+);
+#[cfg(CONFIG_PASR_FAULT_INJECTION)]
+c_prototype!(pasr_rs_set_skip_gets, pasr_rs_set_faults, pasr_rs_faults);
+#[cfg(CONFIG_PASR_BENCH)]
+c_prototype!(pasr_rs_bench_calls);
