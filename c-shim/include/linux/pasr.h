@@ -68,7 +68,6 @@ int pasr_unregister_mask_function(phys_addr_t die_base);
 void pasr_crash_shutdown(void);
 int pasr_die_count(void);
 bool pasr_die_range(int die, u64 *base, u64 *size);
-void __init pasr_init(void);
 
 /*
  * Buddy allocator hooks, called by mm/page_alloc.c under zone->lock when a
@@ -136,6 +135,7 @@ int pasr_rs_init(char *const *dies, size_t ndies, char *const *ilvs,
 		 size_t nilvs, u64 min_section);
 void pasr_rs_late_init(void);
 void pasr_rs_shutdown(bool panic);
+void pasr_rs_set_accounting(bool on);
 void pasr_rs_debug_log(void);
 void pasr_rs_defer_raise_on(void);
 void pasr_rs_raise_pending(void);
@@ -202,6 +202,7 @@ u32 pasr_rs_faults(void);
 #define PASR_FAULT_GOV_KEEP		256	/* governor keeps memory going offline */
 #define PASR_FAULT_OFFLINE_64		512	/* at most 64 offline ranges, as once */
 #define PASR_FAULT_NO_UNREPORT		1024	/* reported blocks leave uncounted */
+#define PASR_FAULT_SEED_EARLY		2048	/* seed, then switch the hooks on */
 
 static inline bool pasr_fault(u32 fault)
 {
@@ -279,10 +280,6 @@ static inline int pasr_die_count(void)
 }
 
 static inline void pasr_crash_shutdown(void)
-{
-}
-
-static inline void pasr_init(void)
 {
 }
 

@@ -54,7 +54,7 @@ static DEFINE_RAW_SPINLOCK(pasr_lock);
 
 /*
  * Early parameters are kept as pointers into the early command line copy,
- * which lives until the init sections are freed, long after pasr_init().
+ * which lives until the init sections are freed, after pasr_init().
  * One more slot than the core accepts lets it name the first extra one.
  */
 #define PASR_MAX_ARGS 17
@@ -177,38 +177,6 @@ static int __init pasr_init_dt(void)
 	return 1;
 }
 #endif
-
-/*
- * Called by start_kernel() before mm_core_init() frees memblock memory into
- * the buddy allocator, so that with the hooks backend every free max-order
- * block is counted. The reporting backend counts nothing until page
- * reporting reports (pasr_policy_init() registers it). Boot parameters take
- * precedence over the device tree.
- */
-void __init pasr_init(void)
-{
-	int ret;
-
-	if (pasr_off) {
-		pr_info("disabled by pasr=off\n");
-		return;
-	}
-	if (pasr_ndies || pasr_nilvs)
-		ret = pasr_rs_init(pasr_die_args, min(pasr_ndies, PASR_MAX_ARGS),
-				   pasr_ilv_args, min(pasr_nilvs, PASR_MAX_ARGS),
-				   PAGE_SIZE << MAX_PAGE_ORDER);
-	else
-		ret = pasr_init_dt();
-	if (ret)
-		return;
-	if (pasr_use_reporting) {
-		pasr_backend_name = "reporting";
-		static_branch_enable(&pasr_reporting_key);
-	} else {
-		static_branch_enable(&pasr_enabled_key);
-	}
-	pr_info("enabled (%s backend)\n", pasr_backend_name);
-}
 
 static int __init pasr_late_init(void)
 {
@@ -480,11 +448,83 @@ static const char *__init pasr_conflict(void)
 	return NULL;
 }
 
-static int __init pasr_policy_init(void)
+/*
+ * Hooks backend: counts the free max-order blocks the buddy allocator holds,
+ * with every CPU stopped. The hooks are on already, ignored by the core
+ * until now; a CPU stopped here is outside every zone->lock section, so no
+ * block is between a free list and its hook: every block freed or allocated
+ * before is on the lists as it is now, every one after is counted by the
+ * hooks.
+ */
+static int __init pasr_seed_stopped(void *unused)
+{
+	struct zone *zone;
+	struct page *page;
+	int mt;
+
+	pasr_rs_set_accounting(true);
+	for_each_populated_zone(zone) {
+		struct free_area *area = &zone->free_area[MAX_PAGE_ORDER];
+
+		spin_lock(&zone->lock);
+		for (mt = 0; mt < MIGRATE_TYPES; mt++)
+			list_for_each_entry(page, &area->free_list[mt], buddy_list)
+				pasr_put(PFN_PHYS(page_to_pfn(page)),
+					 PAGE_SIZE << MAX_PAGE_ORDER);
+		spin_unlock(&zone->lock);
+	}
+	return 0;
+}
+
+/* test-only: the block the SEED_EARLY fault takes between seeding and hooks */
+static struct page *pasr_seed_fault_page __initdata;
+
+static void __init pasr_start(void)
+{
+	if (pasr_use_reporting) {
+		pasr_backend_name = "reporting";
+		static_branch_enable(&pasr_reporting_key);
+		/* the first reports come PAGE_REPORTING_DELAY later */
+		pasr_reporting_resume();
+		return;
+	}
+	if (pasr_fault(PASR_FAULT_SEED_EARLY)) {
+		/* the wrong order: an allocation between the walk and the hooks is missed */
+		stop_machine(pasr_seed_stopped, NULL, NULL);
+		pasr_seed_fault_page = alloc_pages(GFP_KERNEL | __GFP_NOWARN,
+						   MAX_PAGE_ORDER);
+		static_branch_enable(&pasr_enabled_key);
+		return;
+	}
+	pasr_rs_set_accounting(false);
+	static_branch_enable(&pasr_enabled_key);
+	stop_machine(pasr_seed_stopped, NULL, NULL);
+}
+
+/*
+ * Bring-up, an early initcall: before the other CPUs come up and before any
+ * controller probes. The map is built (boot parameters take precedence over
+ * the device tree), with every section counted used, unless the
+ * configuration is one PASR cannot serve; then the backend starts: the
+ * hooks seed the counters from the free lists, page reporting reports what
+ * is free a few seconds later.
+ */
+static int __init pasr_init(void)
 {
 	const char *why;
+	int ret;
 
-	if (!pasr_is_on())
+	if (pasr_off) {
+		pr_info("disabled by pasr=off\n");
+		return 0;
+	}
+	if (pasr_ndies || pasr_nilvs)
+		ret = pasr_rs_init(pasr_die_args, min(pasr_ndies, PASR_MAX_ARGS),
+				   pasr_ilv_args, min(pasr_nilvs, PASR_MAX_ARGS),
+				   PAGE_SIZE << MAX_PAGE_ORDER);
+	else
+		ret = pasr_init_dt();
+	if (ret)
 		return 0;
 	why = pasr_conflict();
 	if (why && pasr_test_unsafe_init) {
@@ -496,20 +536,17 @@ static int __init pasr_policy_init(void)
 		pr_err("%s is on: it needs free pages to keep their contents, which unrefreshed DRAM loses; PASR disabled, all memory refreshed\n",
 		       why);
 		pasr_rs_shutdown(false);
-		pasr_backend_off();
 		return 0;
 	}
 	register_reboot_notifier(&pasr_reboot_nb);
 	atomic_notifier_chain_register(&panic_notifier_list, &pasr_panic_nb);
-	/* irq_work works now: masks are raised from it from here on */
+	/* masks are raised from irq_work, never under zone->lock */
 	pasr_rs_defer_raise_on();
-	/* reporting backend: the first reports come PAGE_REPORTING_DELAY later */
-	pasr_reporting_resume();
+	pasr_start();
+	pr_info("enabled (%s backend)\n", pasr_backend_name);
 	return 0;
 }
-
-/* after mm_core_init() decided init_on_free, before any controller probes */
-early_initcall(pasr_policy_init);
+early_initcall(pasr_init);
 
 /* For the live KUnit cases: a real max-order block from the buddy allocator. */
 struct page *pasr_shim_alloc_block(u64 *paddr)
@@ -667,9 +704,8 @@ static int pasr_memory_callback(struct notifier_block *nb,
 		break;
 	case MEM_GOING_ONLINE:
 		old = xa_erase(&pasr_offline, pfn);
-		if (old) {
+		if (old)
 			pasr_get(start, xa_to_value(old) << PAGE_SHIFT);
-		}
 		break;
 	}
 	return NOTIFY_OK;

@@ -332,7 +332,7 @@ struct Locked {
 ///   `dies[section.die]`; every lookup table entry is `NONE` or the index of the section that
 ///   contains the whole granule.
 /// - For every section, `0 <= free <= size` at all times.
-/// - `locked` is only accessed through [`Map::with_lock`], with the [`Env`] lock held, or by
+/// - `locked` is only accessed through `Map::with_lock`, with the [`Env`] lock held, or by
 ///   [`Map::shutdown_unlocked`] when no other CPU runs.
 pub struct Map<E: Env> {
     env: E,
@@ -947,6 +947,27 @@ impl<E: Env> Map<E> {
                 s.relied.store(false, Ordering::Release);
             }
         })
+    }
+
+    /// Stops or starts the accounting of a configured map. While stopped ([`State::Off`]),
+    /// `put` and `get` are ignored, as without a layout: at bring-up, the allocator's hooks are
+    /// switched on first, then the counters are seeded from the free lists and accounting starts,
+    /// with nothing able to change the free lists in between. A map without a layout, or one
+    /// that failed, is left alone.
+    pub fn set_accounting(&self, on: bool) {
+        let (from, to) = if on {
+            (State::Off, State::On)
+        } else {
+            (State::On, State::Off)
+        };
+        if self.ndies > 0 {
+            let _ = self.state.compare_exchange(
+                from as u8,
+                to as u8,
+                Ordering::AcqRel,
+                Ordering::Relaxed,
+            );
+        }
     }
 
     /// Disables PASR for good (for example on `pasr=off` after the layout was built):

@@ -729,6 +729,13 @@ fn register_errno(r: Result<(), map::RegisterError>) -> c_int {
     }
 }
 
+/// Stops (`on` false) or starts the accounting of the configured map, at bring-up (see
+/// [`Map::set_accounting`]).
+#[no_mangle]
+pub extern "C" fn pasr_rs_set_accounting(on: bool) {
+    pasr().set_accounting(on);
+}
+
 /// Full refresh for good, on reboot, power-off and kexec (`panic` false), or from a panic or
 /// crash kexec (`panic` true: other CPUs are stopped, and the lock may never be released).
 #[no_mangle]
@@ -844,6 +851,7 @@ c_prototype!(
     pasr_register_mask_function,
     pasr_unregister_mask_function,
     pasr_rs_shutdown,
+    pasr_rs_set_accounting,
     pasr_die_count,
     pasr_die_range,
 );
