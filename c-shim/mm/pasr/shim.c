@@ -456,22 +456,47 @@ static const char *__init pasr_conflict(void)
  * before is on the lists as it is now, every one after is counted by the
  * hooks.
  */
+/*
+ * One free list at seeding: count its blocks (@steer false), or, once every
+ * block is counted, steer from the start (see __pasr_kput()): the blocks of
+ * entirely free sections go behind all others, in their order.
+ */
+static void __init pasr_seed_list(struct list_head *list, bool steer)
+{
+	struct pasr_section_info s;
+	struct page *page, *next;
+	LIST_HEAD(partly);
+	int i;
+
+	list_for_each_entry_safe(page, next, list, buddy_list) {
+		if (!steer) {
+			pasr_put(PFN_PHYS(page_to_pfn(page)),
+				 PAGE_SIZE << MAX_PAGE_ORDER);
+			continue;
+		}
+		i = pasr_rs_lookup(PFN_PHYS(page_to_pfn(page)));
+		if (i < 0 || !pasr_rs_section_info(i, &s) || s.free < s.size)
+			list_move_tail(&page->buddy_list, &partly);
+	}
+	list_splice(&partly, list);
+}
+
 static int __init pasr_seed_stopped(void *unused)
 {
 	struct zone *zone;
-	struct page *page;
-	int mt;
+	int mt, steer;
 
 	pasr_rs_set_accounting(true);
-	for_each_populated_zone(zone) {
-		struct free_area *area = &zone->free_area[MAX_PAGE_ORDER];
+	/* count every block first (a section may span two zones), then steer */
+	for (steer = 0; steer < 2; steer++) {
+		for_each_populated_zone(zone) {
+			struct free_area *area = &zone->free_area[MAX_PAGE_ORDER];
 
-		spin_lock(&zone->lock);
-		for (mt = 0; mt < MIGRATE_TYPES; mt++)
-			list_for_each_entry(page, &area->free_list[mt], buddy_list)
-				pasr_put(PFN_PHYS(page_to_pfn(page)),
-					 PAGE_SIZE << MAX_PAGE_ORDER);
-		spin_unlock(&zone->lock);
+			spin_lock(&zone->lock);
+			for (mt = 0; mt < MIGRATE_TYPES; mt++)
+				pasr_seed_list(&area->free_list[mt], steer);
+			spin_unlock(&zone->lock);
+		}
 	}
 	return 0;
 }
