@@ -162,12 +162,13 @@ wait_reported() {
 
 # settle [ABOVE]: let freed memory get back to the buddy allocator as whole
 # max-order blocks (LRU batches drained by compaction; per-cpu page lists
-# shrink over the next seconds); with ABOVE, retry for up to 10 s (40 s with
-# the reporting backend, see wait_reported) until masked_bytes exceeds ABOVE
+# shrink over the next seconds); with ABOVE, retry for up to 10 s (20 s with
+# the reporting backend, see wait_reported: a few hundred MiB freed are
+# reported in two or three runs, 2 s apart) until masked_bytes exceeds ABOVE
 settle() {
 	_i=0
 	_max=10
-	reporting && _max=40
+	reporting && _max=20
 	while [ $_i -lt $_max ]; do
 		echo 1 >/proc/sys/vm/compact_memory 2>/dev/null
 		sleep 1
