@@ -500,7 +500,9 @@ static int __init pasr_gov_init(void)
 	sh->seeks = 0;
 	shrinker_register(sh);
 	register_oom_notifier(&pasr_gov_oom_nb);
+#ifdef CONFIG_MEMORY_HOTPLUG
 	hotplug_memory_notifier(pasr_gov_memory, DEFAULT_CALLBACK_PRI);
+#endif
 #ifdef CONFIG_PM_SLEEP
 	register_pm_notifier(&pasr_gov_pm_nb);
 #endif
