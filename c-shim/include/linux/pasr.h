@@ -70,49 +70,60 @@ int pasr_die_count(void);
 bool pasr_die_range(int die, u64 *base, u64 *size);
 
 /*
- * Buddy allocator hooks, called by mm/page_alloc.c under zone->lock when a
- * block has entered, or leaves, a free list. Only max-order blocks are
- * accounted. With PASR off a hook is one patched-out branch (a NOP); the work
- * is out of line in __pasr_kput()/__pasr_kget() (mm/page_alloc.c), which
- * also steer entirely free sections to the tail of the free lists. On arm64
- * they are reached through thunks that preserve every register but x30, so
- * that the hooks do not change how the compiler allocates registers in the
- * allocator's hot paths.
+ * Hooks backend: mm/page_alloc.c calls pasr_kput() from __free_one_page()
+ * once a block is on a free list, and pasr_kget() where a block leaves one
+ * (del_page_from_free_list(), page_del_and_expand()), under zone->lock. Only
+ * max-order blocks count, and blocks merge, split and change lists without
+ * a call. A hook is a patched-out branch unless this backend runs; the work
+ * is out of line and cold: __pasr_kput() (mm/page_alloc.c) counts the block
+ * free and applies PASR's placement rule (see pasr_place()), __pasr_kget()
+ * counts it used and lowers the masks that relied on it.
  */
-void __pasr_kput(struct page *page);
-void __pasr_kget(struct page *page);
+void __cold __pasr_kput(struct page *page, struct zone *zone, int migratetype);
+void __cold __pasr_kget(struct page *page);
 bool pasr_put_block(phys_addr_t paddr, unsigned long size, u64 *start,
 		    u64 *size_out);
 
 #ifdef CONFIG_PASR_KUNIT_TEST
+/* Lets the KUnit suite show that its steering case fails without the rule. */
 extern bool pasr_steering_off;
-#endif
 
-#ifdef CONFIG_ARM64
-#define __pasr_hook_call(fn, pg)					\
-do {									\
-	register struct page *__x0 asm("x0") = (pg);			\
-									\
-	asm volatile("bl " #fn "_thunk"					\
-		     : : "r" (__x0) : "x30", "cc", "memory");		\
-} while (0)
+static inline bool pasr_steering_disabled(void)
+{
+	return READ_ONCE(pasr_steering_off);
+}
 #else
-#define __pasr_hook_call(fn, pg) fn(pg)
+static inline bool pasr_steering_disabled(void)
+{
+	return false;
+}
 #endif
 
-static __always_inline void pasr_kput(struct page *page, unsigned int order)
+#ifdef CONFIG_PASR_HOOKS
+static __always_inline void pasr_kput(struct page *page, struct zone *zone,
+				      unsigned int order, int migratetype)
 {
 	if (static_branch_unlikely(&pasr_enabled_key) &&
 	    order == MAX_PAGE_ORDER)
-		__pasr_hook_call(__pasr_kput, page);
+		__pasr_kput(page, zone, migratetype);
 }
 
 static __always_inline void pasr_kget(struct page *page, unsigned int order)
 {
 	if (static_branch_unlikely(&pasr_enabled_key) &&
 	    order == MAX_PAGE_ORDER)
-		__pasr_hook_call(__pasr_kget, page);
+		__pasr_kget(page);
 }
+#else
+static inline void pasr_kput(struct page *page, struct zone *zone,
+			     unsigned int order, int migratetype)
+{
+}
+
+static inline void pasr_kget(struct page *page, unsigned int order)
+{
+}
+#endif /* CONFIG_PASR_HOOKS */
 
 /*
  * Reporting backend: a block PASR was reported leaves the free lists.
@@ -253,6 +264,13 @@ int pasr_shim_partly_free_blocks(void);
 bool pasr_shim_reporting(void);
 u64 pasr_shim_block_size(void);
 
+/* Sections in all at most (the core checks it is its MAX_SECTIONS). */
+#define PASR_MAX_SECTIONS	256
+
+/* Per-CPU statistics of the core's put and get calls, per section. */
+void pasr_shim_count_call(unsigned int section, bool put);
+void pasr_shim_calls(unsigned int section, u64 *puts, u64 *gets);
+
 #else /* !CONFIG_PASR */
 
 static inline void pasr_put(phys_addr_t paddr, unsigned long size)
@@ -283,7 +301,8 @@ static inline void pasr_crash_shutdown(void)
 {
 }
 
-static inline void pasr_kput(struct page *page, unsigned int order)
+static inline void pasr_kput(struct page *page, struct zone *zone,
+			     unsigned int order, int migratetype)
 {
 }
 

@@ -28,6 +28,7 @@
 #include <linux/of.h>
 #include <linux/page_reporting.h>
 #include <linux/panic_notifier.h>
+#include <linux/percpu.h>
 #include <linux/pasr.h>
 #include <linux/reboot.h>
 #include <linux/scatterlist.h>
@@ -64,8 +65,10 @@ static unsigned int pasr_ndies __initdata;
 static char *pasr_ilv_args[PASR_MAX_ARGS] __initdata;
 static unsigned int pasr_nilvs __initdata;
 static bool pasr_off __initdata;
-static bool pasr_use_reporting __initdata;
-static const char *pasr_backend_name __ro_after_init = "hooks";
+/* the hooks backend is the default, when built (CONFIG_PASR_HOOKS) */
+static bool pasr_use_reporting __initdata = !IS_ENABLED(CONFIG_PASR_HOOKS);
+static const char *pasr_backend_name __ro_after_init =
+	IS_ENABLED(CONFIG_PASR_HOOKS) ? "hooks" : "reporting";
 
 static int __init pasr_add_arg(char **args, unsigned int *n, char *val)
 {
@@ -108,8 +111,12 @@ static int __init pasr_backend_param(char *val)
 	/* the last one given wins, as for other parameters */
 	if (val && !strcmp(val, "reporting")) {
 		pasr_use_reporting = true;
-	} else if (val && !strcmp(val, "hooks")) {
+	} else if (val && !strcmp(val, "hooks") &&
+		   IS_ENABLED(CONFIG_PASR_HOOKS)) {
 		pasr_use_reporting = false;
+	} else if (val && !strcmp(val, "hooks")) {
+		pr_err("pasr.backend=hooks: not built (CONFIG_PASR_HOOKS); PASR disabled\n");
+		pasr_off = true;
 	} else {
 		pr_err("pasr.backend=%s: expected hooks or reporting; PASR disabled\n",
 		       val ? val : "");
@@ -245,21 +252,6 @@ void __pasr_unreport(struct page *page)
 	pasr_get(PFN_PHYS(page_to_pfn(page)), PAGE_SIZE << MAX_PAGE_ORDER);
 }
 
-/* Registers PASR as the reporting device, if that is its backend. */
-static int pasr_reporting_start(void)
-{
-	int ret = 0;
-
-	mutex_lock(&pasr_reporting_mutex);
-	if (static_key_enabled(&pasr_reporting_key) &&
-	    !pasr_reporting_registered) {
-		ret = page_reporting_register(&pasr_prdev);
-		pasr_reporting_registered = !ret;
-	}
-	mutex_unlock(&pasr_reporting_mutex);
-	return ret;
-}
-
 /* Stops reporting; a report under way is finished (and drained) first. */
 static void pasr_reporting_stop(void)
 {
@@ -267,6 +259,40 @@ static void pasr_reporting_stop(void)
 	if (pasr_reporting_registered)
 		page_reporting_unregister(&pasr_prdev);
 	pasr_reporting_registered = false;
+	mutex_unlock(&pasr_reporting_mutex);
+}
+
+/*
+ * Pauses reporting, for the verifier: the report under way finishes, its
+ * blocks drained back to the free lists, and none starts until
+ * pasr_reporting_unpause(). Lighter than unregistering: no RCU grace
+ * period, no new PAGE_REPORTING_DELAY.
+ */
+static bool pasr_reporting_paused;	/* under pasr_reporting_mutex */
+
+static void pasr_reporting_pause(void)
+{
+	mutex_lock(&pasr_reporting_mutex);
+	if (pasr_reporting_registered) {
+		disable_delayed_work_sync(&pasr_prdev.work);
+		pasr_reporting_paused = true;
+	}
+	mutex_unlock(&pasr_reporting_mutex);
+}
+
+static void pasr_reporting_unpause(void)
+{
+	mutex_lock(&pasr_reporting_mutex);
+	if (pasr_reporting_paused) {
+		enable_delayed_work(&pasr_prdev.work);
+		pasr_reporting_paused = false;
+		/*
+		 * Page reporting's request while paused was dropped and left
+		 * its state "requested": one run, now, resumes the cycle.
+		 */
+		if (pasr_reporting_registered)
+			schedule_delayed_work(&pasr_prdev.work, 0);
+	}
 	mutex_unlock(&pasr_reporting_mutex);
 }
 
@@ -278,11 +304,15 @@ static void pasr_backend_off(void)
 	static_branch_disable(&pasr_reporting_key);
 }
 
-/* Restarts reporting after a pause; PASR gives up if it can't. */
-static void pasr_reporting_resume(void)
+/* Registers PASR as the reporting device; PASR gives up if it can't. */
+static void __init pasr_reporting_start(void)
 {
-	int ret = pasr_reporting_start();
+	int ret;
 
+	mutex_lock(&pasr_reporting_mutex);
+	ret = page_reporting_register(&pasr_prdev);
+	pasr_reporting_registered = !ret;
+	mutex_unlock(&pasr_reporting_mutex);
 	if (ret) {
 		pr_err("cannot register for free page reporting (%d); PASR disabled, all memory refreshed\n",
 		       ret);
@@ -449,6 +479,57 @@ static const char *__init pasr_conflict(void)
 }
 
 /*
+ * Calls @fn(page, list, arg) for every block on the max-order free lists,
+ * under its zone's lock: of every populated zone, or of @only's only, and of
+ * every migratetype, or of @mt's only (@mt < 0: all). @fn may move its block
+ * within @list, but only to the head: blocks behind it are still to come.
+ */
+static void pasr_for_each_free_block(struct zone *only, int mt,
+				     void (*fn)(struct page *page,
+						struct list_head *list, void *arg),
+				     void *arg)
+{
+	struct page *page, *next;
+	struct list_head *list;
+	unsigned long flags;
+	struct zone *zone;
+	int t;
+
+	for_each_populated_zone(zone) {
+		if (only && zone != only)
+			continue;
+		spin_lock_irqsave(&zone->lock, flags);
+		for (t = 0; t < MIGRATE_TYPES; t++) {
+			if (mt >= 0 && t != mt)
+				continue;
+			list = &zone->free_area[MAX_PAGE_ORDER].free_list[t];
+			list_for_each_entry_safe(page, next, list, buddy_list)
+				fn(page, list, arg);
+		}
+		spin_unlock_irqrestore(&zone->lock, flags);
+	}
+}
+
+/* Whether @page's section is mapped and only partly counted free. */
+static bool pasr_in_partly_free_section(struct page *page)
+{
+	struct pasr_section_info s;
+	int i = pasr_rs_lookup(PFN_PHYS(page_to_pfn(page)));
+
+	return i < 0 || !pasr_rs_section_info(i, &s) || s.free < s.size;
+}
+
+#ifdef CONFIG_PASR_KUNIT_TEST
+bool pasr_steering_off;
+#endif
+
+/* Hooks backend: a max-order block leaves a free list (see pasr_kget()). */
+void __pasr_kget(struct page *page)
+{
+	pasr_get(PFN_PHYS(page_to_pfn(page)), PAGE_SIZE << MAX_PAGE_ORDER);
+}
+
+/*
  * Hooks backend: counts the free max-order blocks the buddy allocator holds,
  * with every CPU stopped. The hooks are on already, ignored by the core
  * until now; a CPU stopped here is outside every zone->lock section, so no
@@ -456,53 +537,32 @@ static const char *__init pasr_conflict(void)
  * before is on the lists as it is now, every one after is counted by the
  * hooks.
  */
-/*
- * One free list at seeding: count its blocks (@steer false), or, once every
- * block is counted, steer from the start (see __pasr_kput()): the blocks of
- * entirely free sections go behind all others, in their order.
- */
-static void __init pasr_seed_list(struct list_head *list, bool steer)
+static void __init pasr_seed_count(struct page *page, struct list_head *list,
+				   void *unused)
 {
-	struct pasr_section_info s;
-	struct page *page, *next;
-	LIST_HEAD(partly);
-	int i;
+	pasr_put(PFN_PHYS(page_to_pfn(page)), PAGE_SIZE << MAX_PAGE_ORDER);
+}
 
-	list_for_each_entry_safe(page, next, list, buddy_list) {
-		if (!steer) {
-			pasr_put(PFN_PHYS(page_to_pfn(page)),
-				 PAGE_SIZE << MAX_PAGE_ORDER);
-			continue;
-		}
-		i = pasr_rs_lookup(PFN_PHYS(page_to_pfn(page)));
-		if (i < 0 || !pasr_rs_section_info(i, &s) || s.free < s.size)
-			list_move_tail(&page->buddy_list, &partly);
-	}
-	list_splice(&partly, list);
+/*
+ * Once every block is counted: the placement rule (pasr_place() in
+ * mm/page_alloc.c) for the whole list. The blocks of partly free sections go
+ * to the head, so the blocks of entirely free sections end up behind them.
+ */
+static void __init pasr_seed_place(struct page *page, struct list_head *list,
+				   void *unused)
+{
+	if (pasr_in_partly_free_section(page))
+		list_move(&page->buddy_list, list);
 }
 
 static int __init pasr_seed_stopped(void *unused)
 {
-	struct zone *zone;
-	int mt, steer;
-
 	pasr_rs_set_accounting(true);
-	/* count every block first (a section may span two zones), then steer */
-	for (steer = 0; steer < 2; steer++) {
-		for_each_populated_zone(zone) {
-			struct free_area *area = &zone->free_area[MAX_PAGE_ORDER];
-
-			spin_lock(&zone->lock);
-			for (mt = 0; mt < MIGRATE_TYPES; mt++)
-				pasr_seed_list(&area->free_list[mt], steer);
-			spin_unlock(&zone->lock);
-		}
-	}
+	/* count every block first (a section may span two zones), then place */
+	pasr_for_each_free_block(NULL, -1, pasr_seed_count, NULL);
+	pasr_for_each_free_block(NULL, -1, pasr_seed_place, NULL);
 	return 0;
 }
-
-/* test-only: the block the SEED_EARLY fault takes between seeding and hooks */
-static struct page *pasr_seed_fault_page __initdata;
 
 static void __init pasr_start(void)
 {
@@ -510,14 +570,17 @@ static void __init pasr_start(void)
 		pasr_backend_name = "reporting";
 		static_branch_enable(&pasr_reporting_key);
 		/* the first reports come PAGE_REPORTING_DELAY later */
-		pasr_reporting_resume();
+		pasr_reporting_start();
 		return;
 	}
 	if (pasr_fault(PASR_FAULT_SEED_EARLY)) {
 		/* the wrong order: an allocation between the walk and the hooks is missed */
 		stop_machine(pasr_seed_stopped, NULL, NULL);
-		pasr_seed_fault_page = alloc_pages(GFP_KERNEL | __GFP_NOWARN,
-						   MAX_PAGE_ORDER);
+		/*
+		 * The block stays allocated, on purpose: PASR counts it free,
+		 * so freeing it would overflow its section's counter.
+		 */
+		alloc_pages(GFP_KERNEL | __GFP_NOWARN, MAX_PAGE_ORDER);
 		static_branch_enable(&pasr_enabled_key);
 		return;
 	}
@@ -606,30 +669,27 @@ struct page *pasr_shim_alloc_movable_block(u64 *paddr)
  * these first; with steering, before any block of an entirely free section
  * of that list.
  */
+static void pasr_count_partly_free(struct page *page, struct list_head *list,
+				   void *n)
+{
+	if (pasr_in_partly_free_section(page) &&
+	    pasr_rs_lookup(PFN_PHYS(page_to_pfn(page))) >= 0)
+		(*(int *)n)++;
+}
+
 int pasr_shim_partly_free_blocks(void)
 {
 	struct zone *zone, *top = NULL;
-	struct pasr_section_info s;
-	unsigned long flags;
-	struct page *page;
-	int n = 0, i;
+	int n = 0;
 
 	for_each_populated_zone(zone) {
 		/* A racy look is enough to pick the zone to count in. */
 		if (data_race(zone->free_area[MAX_PAGE_ORDER].nr_free))
 			top = zone;
 	}
-	if (!top)
-		return 0;
-	spin_lock_irqsave(&top->lock, flags);
-	list_for_each_entry(page,
-			    &top->free_area[MAX_PAGE_ORDER].free_list[MIGRATE_MOVABLE],
-			    buddy_list) {
-		i = pasr_rs_lookup(PFN_PHYS(page_to_pfn(page)));
-		if (i >= 0 && pasr_rs_section_info(i, &s) && s.free < s.size)
-			n++;
-	}
-	spin_unlock_irqrestore(&top->lock, flags);
+	if (top)
+		pasr_for_each_free_block(top, MIGRATE_MOVABLE,
+					 pasr_count_partly_free, &n);
 	return n;
 }
 
@@ -642,6 +702,37 @@ bool pasr_shim_reporting(void)
 u64 pasr_shim_block_size(void)
 {
 	return PAGE_SIZE << MAX_PAGE_ORDER;
+}
+
+/*
+ * The core's put and get calls per section, vmstat-style: per CPU, so that
+ * the statistics dirty no shared cache line, least of all the counters'.
+ */
+struct pasr_calls {
+	u64 puts[PASR_MAX_SECTIONS];
+	u64 gets[PASR_MAX_SECTIONS];
+};
+
+static DEFINE_PER_CPU(struct pasr_calls, pasr_calls);
+
+void pasr_shim_count_call(unsigned int section, bool put)
+{
+	if (put)
+		this_cpu_inc(pasr_calls.puts[section]);
+	else
+		this_cpu_inc(pasr_calls.gets[section]);
+}
+
+void pasr_shim_calls(unsigned int section, u64 *puts, u64 *gets)
+{
+	int cpu;
+
+	*puts = 0;
+	*gets = 0;
+	for_each_possible_cpu(cpu) {
+		*puts += per_cpu(pasr_calls.puts[section], cpu);
+		*gets += per_cpu(pasr_calls.gets[section], cpu);
+	}
 }
 
 void pasr_shim_trace_mask(unsigned int die, u64 old, u64 new)
@@ -746,7 +837,6 @@ subsys_initcall(pasr_memory_init);
 
 /* --- verifier: recompute every section's free bytes from the free lists --- */
 
-#define PASR_MAX_SECTIONS	256
 #define PASR_MAX_REPORT		16
 
 static DEFINE_MUTEX(pasr_verify_mutex);
@@ -757,7 +847,24 @@ struct pasr_verify_result {
 	int sections;
 	int mismatches;
 	u64 blocks;
+	bool reporting;
 };
+
+/* The verifier's count of one free max-order block. */
+static void pasr_verify_block(struct page *page, struct list_head *list,
+			      void *data)
+{
+	struct pasr_verify_result *res = data;
+	int i;
+
+	res->blocks++;
+	/* reporting backend: only reported blocks count */
+	if (res->reporting && !PageReported(page))
+		return;
+	i = pasr_rs_lookup(PFN_PHYS(page_to_pfn(page)));
+	if (i >= 0 && i < res->sections)
+		pasr_actual[i] += PAGE_SIZE << MAX_PAGE_ORDER;
+}
 
 /*
  * Runs with every CPU stopped, so no allocation or free is half done and the
@@ -768,36 +875,17 @@ static int pasr_verify_stopped(void *data)
 {
 	struct pasr_verify_result *res = data;
 	struct pasr_stats st;
-	struct zone *zone;
-	struct page *page;
 	unsigned long idx;
 	void *entry;
-	int mt, i;
+	int i;
 
-	bool reporting = static_key_enabled(&pasr_reporting_key);
-
+	res->reporting = static_key_enabled(&pasr_reporting_key);
 	/* masks an irq_work has yet to raise: raise them, to compare exactly */
 	pasr_rs_raise_pending();
 	pasr_rs_stats(&st);
 	res->sections = min_t(int, st.sections, PASR_MAX_SECTIONS);
 	memset(pasr_actual, 0, sizeof(pasr_actual));
-	for_each_populated_zone(zone) {
-		struct free_area *area = &zone->free_area[MAX_PAGE_ORDER];
-
-		spin_lock(&zone->lock);
-		for (mt = 0; mt < MIGRATE_TYPES; mt++) {
-			list_for_each_entry(page, &area->free_list[mt], buddy_list) {
-				res->blocks++;
-				/* reporting backend: only reported blocks count */
-				if (reporting && !PageReported(page))
-					continue;
-				i = pasr_rs_lookup(PFN_PHYS(page_to_pfn(page)));
-				if (i >= 0 && i < res->sections)
-					pasr_actual[i] += PAGE_SIZE << MAX_PAGE_ORDER;
-			}
-		}
-		spin_unlock(&zone->lock);
-	}
+	pasr_for_each_free_block(NULL, -1, pasr_verify_block, res);
 	/*
 	 * Offline memory and reservations are off the free lists, hold no
 	 * data. Offline ranges count to the byte: with memmap_on_memory they
@@ -845,7 +933,7 @@ static int pasr_verify(struct pasr_verify_result *res)
 	 * Reporting backend: the blocks of a report are counted before they
 	 * are back on the free lists; let the report under way finish.
 	 */
-	pasr_reporting_stop();
+	pasr_reporting_pause();
 	/*
 	 * Hold off memory hotplug too: it changes pasr_offline; and the
 	 * governor, whose reservations change with their pasr_put()/pasr_get()
@@ -861,7 +949,7 @@ static int pasr_verify(struct pasr_verify_result *res)
 		pasr_gov_unhold();
 	put_online_mems();
 	cpus_read_unlock();
-	pasr_reporting_resume();
+	pasr_reporting_unpause();
 	mutex_unlock(&pasr_verify_mutex);
 	return ret ? ret : res->mismatches;
 }

@@ -65,7 +65,7 @@ fn skip(why: &str) {
 /// The live map; `None`, with the case marked skipped, when PASR is off: the kernel was booted
 /// without a layout (no `ddr_die=` and no device-tree layout) or with `pasr=off`. A map that
 /// failed is returned: the cases must fail on it.
-fn live() -> Option<&'static Map<crate::KernelEnv>> {
+fn live() -> Option<&'static Map<crate::LiveEnv>> {
     let m = crate::pasr();
     if m.state() == State::Off {
         skip("PASR is off: no DDR layout (boot with ddr_die= or a DT layout)");
@@ -82,7 +82,7 @@ static VIOLATIONS: AtomicU64 = AtomicU64::new(0);
 // SAFETY: `with_lock` is `KernelEnv`'s, which is mutually exclusive.
 unsafe impl Env for TestEnv {
     fn with_lock<R>(&self, f: impl FnOnce() -> R) -> R {
-        crate::KernelEnv.with_lock(f)
+        crate::LiveEnv {}.with_lock(f)
     }
 
     fn violation(&self, _section: usize, _kind: Violation, _free: u64, _delta: u64) {
@@ -828,7 +828,7 @@ unsafe impl Sync for Held {}
 static HELD: Held = Held(UnsafeCell::new([(core::ptr::null_mut(), 0); MAX_HELD]));
 
 /// Sections entirely free in the live map, one bit each.
-fn free_sections(m: &Map<crate::KernelEnv>) -> [u64; 4] {
+fn free_sections(m: &Map<crate::LiveEnv>) -> [u64; 4] {
     let mut set = [0u64; 4];
     for i in 0..m.section_count().min(256) {
         if m.section(i).is_some_and(|s| s.free == s.size && s.masked) {
@@ -986,7 +986,7 @@ unsafe extern "C" fn record_die(value: u64, cookie: *mut c_void) {
 /// computed for the die, and the map's mask and value are those its section counters call for
 /// (entirely free sections whose pair is entirely free, legal for the mode); and the calls the
 /// recorder received so far.
-fn values_reached(m: &Map<crate::KernelEnv>, n: usize) -> (bool, u64) {
+fn values_reached(m: &Map<crate::LiveEnv>, n: usize) -> (bool, u64) {
     let entirely_free = |i: usize| m.section(i).is_some_and(|s| s.free == s.size);
     let mut ok = true;
     let mut calls = 0;
@@ -1058,7 +1058,7 @@ fn live_mask_values_reach_dies() {
     // SAFETY: By the type invariants of `Held`, nothing else uses it.
     let held = unsafe { &mut *HELD.0.get() };
     let mut taken = 0;
-    let changed = |m: &Map<crate::KernelEnv>| {
+    let changed = |m: &Map<crate::LiveEnv>| {
         (0..n).any(|d| m.die(d).is_some_and(|die| die.value != before[d]))
     };
     while taken < MAX_HELD && !changed(m) {

@@ -143,6 +143,16 @@ pub unsafe trait Env: Sync {
     /// Arranges for [`Map::raise_pending`] to run soon. Called only if
     /// [`Env::defers_raise`] said so, in any context, possibly under the zone lock.
     fn schedule_raise(&self) {}
+
+    /// Counts a `put` (`put` true) or a `get` that reached section `section`, for statistics
+    /// only. Called on every such call, in any context: the kernel keeps these counts per CPU,
+    /// vmstat-style, off the sections' cache lines. The default keeps none.
+    fn count_call(&self, _section: usize, _put: bool) {}
+
+    /// The `(puts, gets)` [`Env::count_call`] counted for section `section` so far.
+    fn calls(&self, _section: usize) -> (u64, u64) {
+        (0, 0)
+    }
 }
 
 /// How a caller broke the accounting.
@@ -191,7 +201,10 @@ pub enum RegisterError {
     NotRegistered,
 }
 
-/// A bank or segment of a die.
+/// A bank or segment of a die: what `put` and `get` read and write. One cache line each, so that
+/// CPUs accounting different sections do not share one; statistics live elsewhere (see
+/// [`SectionStats`] and [`Env::count_call`]).
+#[repr(align(64))]
 pub struct Section {
     start: u64,
     size: u64,
@@ -200,11 +213,22 @@ pub struct Section {
     pair: u16,
     free: AtomicU64,
     relied: AtomicBool,
-    puts: AtomicU64,
-    gets: AtomicU64,
+}
+
+/// Statistics of a section that change only with its mask, off the section's cache line.
+struct SectionStats {
     transitions: AtomicU64,
     masked_ns: AtomicU64,
     masked_since: AtomicU64,
+}
+
+impl SectionStats {
+    #[allow(clippy::declare_interior_mutable_const)]
+    const EMPTY: SectionStats = SectionStats {
+        transitions: AtomicU64::new(0),
+        masked_ns: AtomicU64::new(0),
+        masked_since: AtomicU64::new(NOT_MASKED),
+    };
 }
 
 impl Section {
@@ -217,11 +241,6 @@ impl Section {
         pair: NONE,
         free: AtomicU64::new(0),
         relied: AtomicBool::new(false),
-        puts: AtomicU64::new(0),
-        gets: AtomicU64::new(0),
-        transitions: AtomicU64::new(0),
-        masked_ns: AtomicU64::new(0),
-        masked_since: AtomicU64::new(NOT_MASKED),
     };
 
     fn end(&self) -> u64 {
@@ -340,6 +359,7 @@ pub struct Map<E: Env> {
     dies: [Die; MAX_DIES],
     ndies: usize,
     sections: [Section; MAX_SECTIONS],
+    stats: [SectionStats; MAX_SECTIONS],
     nsections: usize,
     lut: [u16; LUT_ENTRIES],
     lut_base: u64,
@@ -376,6 +396,7 @@ impl<E: Env> Map<E> {
             dies: [Die::EMPTY; MAX_DIES],
             ndies: 0,
             sections: [Section::EMPTY; MAX_SECTIONS],
+            stats: [SectionStats::EMPTY; MAX_SECTIONS],
             nsections: 0,
             lut: [NONE; LUT_ENTRIES],
             lut_base: 0,
@@ -409,6 +430,9 @@ impl<E: Env> Map<E> {
         self.ndies = 0;
         for s in self.sections.iter_mut() {
             *s = Section::EMPTY;
+        }
+        for s in self.stats.iter_mut() {
+            *s = SectionStats::EMPTY;
         }
         self.nsections = 0;
         // In place: a temporary array would not fit on a kernel stack.
@@ -692,13 +716,13 @@ impl<E: Env> Map<E> {
     fn account(&self, i: usize, bytes: u64, free: bool) -> Option<bool> {
         let s = &self.sections[i];
         let r = if free {
-            s.puts.fetch_add(1, Ordering::Relaxed);
+            self.env.count_call(i, true);
             s.free
                 .fetch_update(Ordering::AcqRel, Ordering::Acquire, |v| {
                     v.checked_add(bytes).filter(|&n| n <= s.size)
                 })
         } else {
-            s.gets.fetch_add(1, Ordering::Relaxed);
+            self.env.count_call(i, false);
             s.free
                 .fetch_update(Ordering::SeqCst, Ordering::SeqCst, |v| {
                     if faults::on(faults::DOUBLE_GET) {
@@ -887,19 +911,19 @@ impl<E: Env> Map<E> {
             let bit = changed.trailing_zeros();
             changed &= changed - 1;
             let i = usize::from(die.first) + bit as usize;
-            let s = &self.sections[i];
-            s.transitions.fetch_add(1, Ordering::Relaxed);
+            let st = &self.stats[i];
+            st.transitions.fetch_add(1, Ordering::Relaxed);
             if mask & (1 << bit) != 0 {
-                s.masked_since.store(now, Ordering::Relaxed);
+                st.masked_since.store(now, Ordering::Relaxed);
             } else {
-                let since = s.masked_since.swap(NOT_MASKED, Ordering::Relaxed);
+                let since = st.masked_since.swap(NOT_MASKED, Ordering::Relaxed);
                 if since != NOT_MASKED {
-                    s.masked_ns
+                    st.masked_ns
                         .fetch_add(now.saturating_sub(since), Ordering::Relaxed);
                 }
             }
             self.env
-                .section_changed(i, s.is_free(), mask & (1 << bit) != 0);
+                .section_changed(i, self.sections[i].is_free(), mask & (1 << bit) != 0);
         }
         locked.mask[d] = mask;
         locked.value[d] = value;
@@ -1109,12 +1133,14 @@ impl<E: Env> Map<E> {
     pub fn section(&self, i: usize) -> Option<SectionInfo> {
         let s = self.sections[..self.nsections].get(i)?;
         let masked = self.mask(usize::from(s.die)) & (1 << s.bit) != 0;
-        let since = s.masked_since.load(Ordering::Relaxed);
+        let st = &self.stats[i];
+        let since = st.masked_since.load(Ordering::Relaxed);
         let running = if since == NOT_MASKED {
             0
         } else {
             self.env.now_ns().saturating_sub(since)
         };
+        let (puts, gets) = self.env.calls(i);
         Some(SectionInfo {
             start: s.start,
             size: s.size,
@@ -1123,10 +1149,10 @@ impl<E: Env> Map<E> {
             pair: (s.pair != NONE).then_some(usize::from(s.pair)),
             free: s.free.load(Ordering::Acquire),
             masked,
-            puts: s.puts.load(Ordering::Relaxed),
-            gets: s.gets.load(Ordering::Relaxed),
-            transitions: s.transitions.load(Ordering::Relaxed),
-            masked_ns: s.masked_ns.load(Ordering::Relaxed) + running,
+            puts,
+            gets,
+            transitions: st.transitions.load(Ordering::Relaxed),
+            masked_ns: st.masked_ns.load(Ordering::Relaxed) + running,
         })
     }
 
@@ -1204,14 +1230,10 @@ impl<E: Env> Map<E> {
 
     /// Total `put` and `get` calls that reached a section.
     pub fn calls(&self) -> (u64, u64) {
-        self.sections[..self.nsections]
-            .iter()
-            .fold((0, 0), |(p, g), s| {
-                (
-                    p + s.puts.load(Ordering::Relaxed),
-                    g + s.gets.load(Ordering::Relaxed),
-                )
-            })
+        (0..self.nsections).fold((0, 0), |(p, g), i| {
+            let (sp, sg) = self.env.calls(i);
+            (p + sp, g + sg)
+        })
     }
 
     /// Number of mask changes so far.

@@ -29,7 +29,7 @@ mod kunit;
 
 use layout::{
     parse_die, parse_dt_die, parse_dt_interleaves, parse_interleave, ErrorKind, Layout,
-    LayoutError, ParamRef, MAX_DIES, MAX_INTERLEAVES,
+    LayoutError, ParamRef, MAX_DIES, MAX_INTERLEAVES, MAX_SECTIONS,
 };
 use map::{Env, Map, Mismatch, State, Violation};
 
@@ -46,12 +46,16 @@ macro_rules! c_prototype {
     };
 }
 
-/// The kernel environment of a map: the PASR raw spinlock, with interrupts off.
-pub(crate) struct KernelEnv;
+/// The kernel environment of a map: the PASR raw spinlock, with interrupts off. `STATS`: whether
+/// the map's calls count in the per-CPU statistics (the live map's only).
+pub(crate) struct KernelEnv<const STATS: bool>;
+
+/// The environment of the live map.
+pub(crate) type LiveEnv = KernelEnv<true>;
 
 // SAFETY: `with_lock` holds a raw spinlock (with interrupts off) while `f` runs, and the lock
 // is not recursive.
-unsafe impl Env for KernelEnv {
+unsafe impl<const STATS: bool> Env for KernelEnv<STATS> {
     fn with_lock<R>(&self, f: impl FnOnce() -> R) -> R {
         // SAFETY: FFI call without preconditions; it returns the saved irq flags.
         let flags = unsafe { bindings::pasr_shim_lock() };
@@ -89,7 +93,27 @@ unsafe impl Env for KernelEnv {
         // SAFETY: FFI call without preconditions; it only queues an irq_work.
         unsafe { bindings::pasr_shim_defer_report() };
     }
+
+    fn count_call(&self, section: usize, put: bool) {
+        if STATS {
+            // SAFETY: FFI call, usable in any context; `section` is below `MAX_SECTIONS`, the
+            // size of the C side's arrays (checked at build time below).
+            unsafe { bindings::pasr_shim_count_call(section as u32, put) };
+        }
+    }
+
+    fn calls(&self, section: usize) -> (u64, u64) {
+        let (mut puts, mut gets) = (0, 0);
+        if STATS {
+            // SAFETY: As above; the pointers are valid for writes for the call.
+            unsafe { bindings::pasr_shim_calls(section as u32, &mut puts, &mut gets) };
+        }
+        (puts, gets)
+    }
 }
+
+// The C side's per-CPU statistics have one slot per section.
+const _: () = assert!(bindings::PASR_MAX_SECTIONS as usize == MAX_SECTIONS);
 
 /// Whether masks are raised from irq_work (see `Env::defers_raise`): off in early boot, when
 /// the buddy allocator is filled on one CPU and irq_work cannot be raised yet; switched on by
@@ -116,16 +140,16 @@ pub extern "C" fn pasr_rs_raise_pending() {
 ///
 /// The map is only reached mutably by [`pasr_rs_init`], once, during early boot, while a single
 /// CPU runs and before anything else may reach it; afterwards it is only shared.
-struct Global(core::cell::UnsafeCell<Map<KernelEnv>>);
+struct Global(core::cell::UnsafeCell<Map<LiveEnv>>);
 
 // SAFETY: Shared access goes through `Map`'s own synchronisation; see the type invariants for
 // the one exclusive access.
 unsafe impl Sync for Global {}
 
-static PASR: Global = Global(core::cell::UnsafeCell::new(Map::new(KernelEnv)));
+static PASR: Global = Global(core::cell::UnsafeCell::new(Map::new(LiveEnv {})));
 
 /// The global map, shared.
-fn pasr() -> &'static Map<KernelEnv> {
+fn pasr() -> &'static Map<LiveEnv> {
     // SAFETY: By the type invariants of `Global`, no exclusive reference exists once other code
     // may run.
     unsafe { &*PASR.0.get() }
@@ -346,7 +370,7 @@ pub unsafe extern "C" fn pasr_rs_init_dt(
     unsafe { init_from(parsed.map(|()| l), &src, min_section) }
 }
 
-fn print_map(map: &Map<KernelEnv>) {
+fn print_map(map: &Map<LiveEnv>) {
     let (covered, _, _) = map.totals();
     pr_info!(
         "{} dies, {} sections, {} MiB covered\n",
@@ -774,20 +798,20 @@ pub unsafe extern "C" fn pasr_die_range(d: c_int, base: *mut u64, size: *mut u64
     true
 }
 
-/// A private map for [`pasr_rs_bench_calls`].
+/// A private map for [`pasr_rs_bench_calls`], outside the statistics.
 ///
 /// # Invariants
 ///
 /// Only used by [`pasr_rs_bench_calls`], whose caller serialises the calls.
 #[cfg(CONFIG_PASR_BENCH)]
-struct BenchMap(core::cell::UnsafeCell<Map<KernelEnv>>);
+struct BenchMap(core::cell::UnsafeCell<Map<KernelEnv<false>>>);
 
 // SAFETY: See the type invariants: there is no concurrent access.
 #[cfg(CONFIG_PASR_BENCH)]
 unsafe impl Sync for BenchMap {}
 
 #[cfg(CONFIG_PASR_BENCH)]
-static BENCH_MAP: BenchMap = BenchMap(core::cell::UnsafeCell::new(Map::new(KernelEnv)));
+static BENCH_MAP: BenchMap = BenchMap(core::cell::UnsafeCell::new(Map::new(KernelEnv::<false> {})));
 
 /// Times `iterations` `put`/`get` pairs of max-order blocks on a private map of `dies` dies of
 /// 512 MiB at 0x40000000 upwards, each of `sections` sections, cycling over every block.
@@ -820,7 +844,7 @@ pub unsafe extern "C" fn pasr_rs_bench_calls(dies: c_int, sections: c_int, itera
         return 0;
     }
     let blocks = u64::try_from(dies).unwrap_or(0) * DIE / block;
-    let env = KernelEnv;
+    let env = KernelEnv::<false> {};
     let start = env.now_ns();
     for i in 0..iterations {
         // Spread over every block of every die, so the lookup sees the whole table.

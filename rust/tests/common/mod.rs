@@ -4,23 +4,39 @@
 
 #![allow(dead_code)]
 
-use pasr_host::layout::{parse_die, parse_interleave, DieSpec, Layout};
+use pasr_host::layout::{parse_die, parse_interleave, DieSpec, Layout, MAX_SECTIONS};
 use pasr_host::map::{Env, Map};
-use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 use std::sync::Mutex;
 
 pub const MIB: u64 = 1 << 20;
 pub const BLOCK: u64 = 4 * MIB;
 
 /// A spin lock, like the kernel's raw spinlock, plus an event log.
-#[derive(Default)]
 pub struct HostEnv {
     locked: AtomicBool,
     pub events: Mutex<Vec<(usize, u64, u64)>>,
     pub violations: Mutex<Vec<usize>>,
     /// Raise masks later, as the kernel does (`Map::raise_pending` by hand).
     pub defer: AtomicBool,
-    pub scheduled: std::sync::atomic::AtomicU64,
+    pub scheduled: AtomicU64,
+    /// Per section: puts and gets (the kernel counts them per CPU).
+    calls: Vec<[AtomicU64; 2]>,
+}
+
+impl Default for HostEnv {
+    fn default() -> Self {
+        Self {
+            locked: AtomicBool::new(false),
+            events: Mutex::default(),
+            violations: Mutex::default(),
+            defer: AtomicBool::new(false),
+            scheduled: AtomicU64::new(0),
+            calls: (0..MAX_SECTIONS)
+                .map(|_| [AtomicU64::new(0), AtomicU64::new(0)])
+                .collect(),
+        }
+    }
 }
 
 // SAFETY: `with_lock` holds a spin lock (acquire/release) while `f` runs; a call from inside
@@ -53,6 +69,15 @@ unsafe impl Env for HostEnv {
 
     fn schedule_raise(&self) {
         self.scheduled.fetch_add(1, Ordering::Relaxed);
+    }
+
+    fn count_call(&self, section: usize, put: bool) {
+        self.calls[section][usize::from(!put)].fetch_add(1, Ordering::Relaxed);
+    }
+
+    fn calls(&self, section: usize) -> (u64, u64) {
+        let c = &self.calls[section];
+        (c[0].load(Ordering::Relaxed), c[1].load(Ordering::Relaxed))
     }
 }
 
