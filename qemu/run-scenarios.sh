@@ -10,6 +10,9 @@
 # and PANIC=REGEX: the boot ends in a panic on purpose, whose 'Kernel panic'
 # line must match REGEX; boot.sh's verdict is replaced by the splat check of
 # the log before that line (and QEMU must not time out).
+# BACKENDS="hooks reporting" boots a scenario once per PASR backend: as it
+# is, then as NAME-reporting with pasr.backend=reporting appended to CMDLINE
+# and "hooks backend" read as "reporting backend" in EXPECT.
 # A scenario that passed is not booted again while its inputs (kernel,
 # initramfs, DT sources, the scenario and these scripts) are unchanged: its
 # results are reused and the log says so. PASR_NO_CACHE=1 boots everything.
@@ -51,7 +54,8 @@ mkdir -p "$CACHE"
 inputs_key() { # inputs_key CONF: hash of everything a boot's outcome depends on
 	local extra=()
 	[ "$DEBUG_RUN" != 1 ] || extra=("$REPO/tools/debug-splats.sh")
-	{ cat "$IMAGE" "$INITRAMFS_DIR/initramfs.cpio.gz" "$1" \
+	{ echo "backend ${2:-}"
+	  cat "$IMAGE" "$INITRAMFS_DIR/initramfs.cpio.gz" "$1" \
 		"$REPO/qemu/boot.sh" "$REPO/qemu/run-scenarios.sh" "$REPO/qemu/mkdtb.sh" \
 		"$REPO"/qemu/dt/* ${extra[@]+"${extra[@]}"} 2>/dev/null
 	  [ "$DEBUG_RUN" != 1 ] || echo "slowdown $SLOW"; } | sha256sum | cut -d' ' -f1
@@ -66,6 +70,8 @@ kunit_results() {
 	[ -s "$json" ] || return 1
 	"$REPO/tools/kunit-results.py" "$json" "$S_KUNIT" "$2" >>"$RESULTS/$S_KUNIT.txt"
 }
+# one run per scenario and backend: CONF, or CONF|reporting for the variant
+runs=()
 for conf in "${confs[@]}"; do
 	# a name is enough: 'run-scenarios.sh default pasr-panic'
 	[ -f "$conf" ] || [ ! -f "$REPO/qemu/scenarios/$conf.conf" ] ||
@@ -75,10 +81,25 @@ for conf in "${confs[@]}"; do
 		fail=1
 		continue
 	fi
+	runs+=("$conf")
+	# shellcheck disable=SC1090
+	if grep -qw reporting <<<"$(BACKENDS=""; . "$conf"; echo "$BACKENDS")"; then
+		runs+=("$conf|reporting")
+	fi
+done
+for run in ${runs[@]+"${runs[@]}"}; do
+	conf="${run%%|*}" backend=""
+	[ "$conf" = "$run" ] || backend="${run#*|}"
 	NAME="$(basename "$conf" .conf)" MEM=1G SMP=2 CMDLINE="" TIMEOUT=300 EXPECT="" REJECT=""
 	DT_LAYOUT="" ALLOW_WARN=0 KEXEC_DISK=0 DEBUG=0 DEBUG_CMDLINE="" DEBUG_SPLAT="" PANIC=""
+	BACKENDS=""
 	# shellcheck disable=SC1090
 	. "$conf"
+	if [ "$backend" = reporting ]; then
+		NAME="$NAME-reporting"
+		CMDLINE="$CMDLINE pasr.backend=reporting"
+		EXPECT="${EXPECT//hooks backend/reporting backend}"
+	fi
 	if [ "$DEBUG_RUN" = 1 ]; then
 		logf="$LOGS/debug-$NAME.log"
 		# the guest's per-selftest timeout: the last pasr_test.timeout= wins
@@ -93,7 +114,7 @@ for conf in "${confs[@]}"; do
 		fi
 		logf="$LOGS/scenario-$NAME.log"
 	fi
-	key="$(inputs_key "$conf")"
+	key="$(inputs_key "$conf" "$backend")"
 	if [ "${PASR_NO_CACHE:-0}" != 1 ] && [ -f "$CACHE/$NAME.results" ] &&
 		[ "$(cat "$CACHE/$NAME.key" 2>/dev/null)" = "$key" ]; then
 		for s in $S_SCEN $S_SELF $S_KUNIT; do

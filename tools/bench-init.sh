@@ -7,7 +7,9 @@
 # Kernel command line knobs: bench.loops=N (workload rounds, default 5),
 # bench.mib=N (MiB written per round, default 300), bench.part=transitions
 # (only the in-kernel transition case: sections forced in and out of
-# "entirely free" by one kthread per CPU), bench.power=off|on (the power part).
+# "entirely free" by one kthread per CPU), bench.power=MODE (the power part:
+# off, on, rep-off, rep-on). With PASR on, the allocator boots end with the
+# in-kernel latency case.
 # A failed benchmark prints a 'PASR-BENCH: ... error=' line, which fails the
 # bench on the host.
 export PATH=/bin:/sbin:/usr/bin:/usr/sbin
@@ -179,6 +181,11 @@ while [ "$i" -lt "$loops" ]; do
 done
 umount /mnt
 pasr_state after-workload
+
+# with PASR on: the latency from "section entirely free" to "masked"
+if [ "$(cat /sys/kernel/mm/pasr/enabled 2>/dev/null)" = 1 ]; then
+	run_kernel_bench latency
+fi
 
 echo "PASR-BENCH: done"
 poweroff -f

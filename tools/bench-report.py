@@ -19,9 +19,22 @@ import time
 
 CONFIGS = [
     ("absent", "kernel built without CONFIG_PASR"),
-    ("off", "CONFIG_PASR=y, layout given, pasr=off (static key off)"),
-    ("on", "CONFIG_PASR=y, layout given (static key on)"),
+    ("off", "CONFIG_PASR=y with the hooks backend (CONFIG_PASR_HOOKS=y), layout given, "
+            "pasr=off (static keys off)"),
+    ("on", "the same kernel, layout given: the hooks backend on"),
+    ("rep-off", "CONFIG_PASR=y without CONFIG_PASR_HOOKS (the reporting backend only), "
+                "layout given, pasr=off"),
+    ("rep-on", "the same kernel, layout given: the reporting backend on"),
 ]
+
+# each PASR-on configuration against its configured-off one, and the backend's name
+ON_OFF = [("on", "off", "hooks"), ("rep-on", "rep-off", "reporting")]
+# what each configuration is compared with in the workload and boot tables
+BASE = {"on": "off", "rep-on": "rep-off", "off": "absent", "rep-off": "absent"}
+
+# power boots: mode -> (governor, backend)
+POWER_MODES = {"off": ("off", "hooks"), "on": ("on", "hooks"),
+               "rep-off": ("off", "reporting"), "rep-on": ("on", "reporting")}
 
 # (order, batch) -> allowed overhead of 'on' against 'off', in percent
 ALLOC_TARGET = {0: 1.0, 3: 1.0, 10: 5.0}
@@ -61,7 +74,7 @@ set style fill solid 0.8 border -1
 def parse_log(path):
     d = {"info": {}, "alloc": [], "calls": [], "workload": [], "state": [],
          "errors": [], "boot_s": None, "init": {}, "trans": [], "trans_info": {},
-         "end": False}
+         "latency": [], "end": False}
     with open(path, errors="replace") as f:
         for raw in f:
             line = raw.rstrip("\r\n").replace("\r", "")
@@ -80,6 +93,8 @@ def parse_log(path):
                 d["alloc"].append({k: int(v) for k, v in kv.items()})
             elif kind == "calls":
                 d["calls"].append({k: int(v) for k, v in kv.items()})
+            elif kind == "latency":
+                d["latency"].append({k: int(v) for k, v in kv.items()})
             elif kind == "trans":
                 t = {k: (v if k == "mode" else int(v)) for k, v in kv.items()}
                 d["trans"].append(t)
@@ -225,7 +240,7 @@ def uw(x):
 def power_section(out, P, failed_targets, a, unit_note):
     """Section 3 of the report; returns the PNG names written."""
     runs, nboots = {}, {}
-    for mode in ("off", "on"):
+    for mode in POWER_MODES:
         nboots[mode] = len([n for n in os.listdir(out)
                             if re.fullmatch(rf"power-{mode}-\d+\.log", n)])
         p = os.path.join(out, f"power-{mode}-1.log")
@@ -323,9 +338,11 @@ def power_section(out, P, failed_targets, a, unit_note):
       "the block device's page cache is not movable and stays in ZONE_NORMAL), then the "
       f"anonymous memory is freed and the guest idles for {idle} s with the page cache kept. "
       "One sample per second of guest time. **off**: governor off (accounting only); "
-      "**on**: governor on from boot (`pasr.governor=1`, default threshold and interval). "
-      + ", ".join(f"{n} boot{'s' if n != 1 else ''} with the governor {m}"
-                  for m, n in nboots.items())
+      "**on**: governor on from boot (`pasr.governor=1`, default threshold and interval); "
+      "**rep-off** and **rep-on**: the same with the reporting backend "
+      "(`pasr.backend=reporting`). "
+      + ", ".join(f"{n} boot{'s' if n != 1 else ''} {m}"
+                  for m, n in nboots.items() if n)
       + " (so no boot-to-boot spread is measured here). "
       "**ideal**: the most any PASR design could mask without moving unmovable memory, as "
       "a number of sections: at most the free memory (reservations included) divided by "
@@ -352,7 +369,7 @@ def power_section(out, P, failed_targets, a, unit_note):
     P("| " + " | ".join(hdr) + " |")
     P("| --- |" + " ---: |" * (len(hdr) - 1))
     summary = []
-    for mode in ("off", "on"):
+    for mode in POWER_MODES:
         if mode not in series:
             continue
         pts = series[mode]
@@ -369,14 +386,15 @@ def power_section(out, P, failed_targets, a, unit_note):
                   f"{p['p85']:.3f} uW" if p["p85"] is not None else "n/a",
                   f"{sav:.3f} uW" if sav is not None else "n/a",
                   f"{savp:.1f}%" if savp is not None else "n/a"]
-        name = {"off": "governor off", "on": "governor on"}[mode]
+        gov, backend = POWER_MODES[mode]
+        name = f"governor {gov}, {backend}"
         P(f"| {name} | " + " | ".join(cells) + " |")
         summary.append([mode] + cells)
-        if mode == "on":
+        if gov == "on":
             ok = t90 is not None and t90 <= POWER_TARGET_S
             if not ok:
                 failed_targets.append(
-                    f"governor on: masked bytes did not reach {POWER_TARGET_PCT:.0f}% of the "
+                    f"{name}: masked bytes did not reach {POWER_TARGET_PCT:.0f}% of the "
                     f"ideal within {POWER_TARGET_S:.0f} s of idle "
                     f"({'reached after %.1f s' % t90 if t90 is not None else 'not reached'})")
     ref = series.get("on") or series.get("off")
@@ -405,8 +423,9 @@ def power_section(out, P, failed_targets, a, unit_note):
     P("")
     for mode, r in runs.items():
         e = r["end"]
-        if mode == "on" and e.get("evacuated") is not None:
-            P(f"Governor on, at the end (`governor/stats/`): evacuated {e['evacuated']}, "
+        if POWER_MODES[mode][0] == "on" and e.get("evacuated") is not None:
+            P(f"Governor on, {POWER_MODES[mode][1]} backend, at the end (`governor/stats/`): "
+              f"evacuated {e['evacuated']}, "
               f"migrated_pages {e['migrated_pages']}, returned {e['returned']} (under the "
               f"workload's pressure), failures {e['failures']}.")
     P("")
@@ -415,7 +434,7 @@ def power_section(out, P, failed_targets, a, unit_note):
     pngs = []
     dat = os.path.join(out, "power.dat")
     with open(dat, "w") as f:
-        for mode in ("off", "on"):
+        for mode in POWER_MODES:
             f.write(f"# {mode}: t masked_MiB ideal_MiB saving85_pct ideal_saving85_pct\n")
             for q in series.get(mode, []):
                 s85 = 100 * (q["full85"] - q["p85"]) / q["full85"] if q["p85"] is not None else 0
@@ -423,19 +442,20 @@ def power_section(out, P, failed_targets, a, unit_note):
                 f.write(f"{q['t']:.3f} {q['masked'] / 1048576:.1f} {q['ideal'] / 1048576:.1f} "
                         f"{s85:.2f} {i85:.2f}\n")
             f.write("\n\n")
-    idx = {m: i for i, m in enumerate(("off", "on"))}
+    idx = {m: i for i, m in enumerate(POWER_MODES)}
     plots1, plots2 = [], []
     if "on" in series:
         plots1.append(f"'{dat}' index {idx['on']} using 1:3 with lines dt 2 lw 2 lc rgb 'black' "
                       "title 'ideal (governor-on boot)'")
         plots2.append(f"'{dat}' index {idx['on']} using 1:5 with lines dt 2 lw 2 lc rgb 'black' "
                       "title 'ideal'")
-    for mode, col in (("off", "red"), ("on", "blue")):
+    for mode, col in (("off", "red"), ("on", "blue"), ("rep-off", "orange"),
+                      ("rep-on", "dark-green")):
         if mode in series:
             plots1.append(f"'{dat}' index {idx[mode]} using 1:2 with linespoints pt 7 ps 0.5 "
-                          f"lc rgb '{col}' title 'masked, governor {mode}'")
+                          f"lc rgb '{col}' title 'masked, {mode}'")
             plots2.append(f"'{dat}' index {idx[mode]} using 1:4 with linespoints pt 7 ps 0.5 "
-                          f"lc rgb '{col}' title 'governor {mode}'")
+                          f"lc rgb '{col}' title '{mode}'")
     if gnuplot(f"""set terminal pngcairo size 900,800 noenhanced
 set output '{out}/power.png'
 set multiplot layout 2,1 title 'PASR power-down effectiveness ({a.qemu_mode}); idle from t = 0'
@@ -474,6 +494,8 @@ def check_complete(runs, trans):
                 g.setdefault(("alloc", x["order"], x["batch"]), []).append(x)
             for x in r["calls"]:
                 g.setdefault(("calls", x["dies"], x["sections"]), []).append(x)
+            for x in r["latency"]:
+                g.setdefault(("latency",), []).append(x)
             rounds = int(r["info"].get("rounds", 0))
             if not rounds:
                 bad.append(f"{where}: no 'PASR-BENCH: info' line")
@@ -662,7 +684,7 @@ def main():
     P(f"- Date: {time.strftime('%Y-%m-%d %H:%M %Z')}")
     P(f"- Kernel: Linux {a.kernel}, arm64, non-debug: allnoconfig + `Kconfig.fragment` changed by "
       "`tools/bench.delta` (no DEBUG_KERNEL, PROVE_LOCKING, KUNIT or PASR test options; "
-      "CONFIG_PASR_BENCH=y)"
+      "CONFIG_PASR_BENCH=y); rep-off and rep-on: the same without CONFIG_PASR_HOOKS"
       + ("; power part: the same + `tools/bench-power.delta` (CONFIG_PASR_GOVERNOR, "
          "CONFIG_PASR_SIM_CONTROLLER, virtio disk)" if a.power_mem else ""))
     P(f"- QEMU: {a.qemu}; machine {a.machine}")
@@ -675,13 +697,13 @@ def main():
     else:
         P(f"- QEMU mode: {a.qemu_mode}: figures are wall-clock TCG emulation times, noisy")
     power_boots = {m: len([n for n in os.listdir(out) if re.fullmatch(rf"power-{m}-\d+\.log", n)])
-                   for m in ("off", "on")}
+                   for m in POWER_MODES}
     parts = [f"allocator, per-call and boot cost: {boots_text(nboots)} "
              f"({', '.join(c for c in nboots)}), -smp {a.smp}"]
     parts.append(f"transitions: {len(trans)} boot{'s' if len(trans) != 1 else ''}, "
                  f"-smp {a.trans_smp}" if trans else "transitions: not run")
-    parts.append("power: " + ", ".join(f"governor {m} {n} boot{'s' if n != 1 else ''}"
-                                       for m, n in power_boots.items())
+    parts.append("power: " + ", ".join(f"{m} {n} boot{'s' if n != 1 else ''}"
+                                       for m, n in power_boots.items() if n)
                  if any(power_boots.values()) else "power: not run")
     P("- Boots (counted from the logs): " + "; ".join(parts))
     P(f"- Host: {a.host}")
@@ -728,73 +750,116 @@ def main():
                "pasr_hook_calls", "mask_updates"], alloc_rows)
 
     rounds = runs["on"][0]["info"].get("rounds", "?")
-    P("### 1. Allocator overhead: PASR on against off, same kernel")
+    P("### 1. Allocator overhead: PASR on against off, same kernel, per backend")
     P("")
     P(f"One `alloc_pages(GFP_KERNEL)` + `__free_pages()` pair, in {unit} per pair "
-      f"({rounds} rounds per boot). PASR hook calls = `pasr_put`/`pasr_get` calls per pair, "
-      "and mask updates per round, in the **on** boots.")
+      f"({rounds} rounds per boot). PASR calls = `pasr_put`/`pasr_get` calls per pair "
+      "(hooks, reports and unreports), and mask updates per round, in the PASR-on boots.")
     P("")
-    P("| case | pairs/round | off | on | on/off | overhead | target | met | spread off / on "
-      "| PASR hook calls per pair | mask updates per round |")
-    P("| --- | ---: | ---: | ---: | ---: | ---: | ---: | :---: | ---: | ---: | ---: |")
+    P("| backend | case | pairs/round | off | on | on/off | overhead | target | met "
+      "| spread off / on | PASR calls per pair | mask updates per round |")
+    P("| --- | --- | ---: | ---: | ---: | ---: | ---: | ---: | :---: | ---: | ---: | ---: |")
     summary = []
-    for k in cases:
-        off, on = stats[("off",) + k], stats[("on",) + k]
-        ratio = on["med"] / off["med"] if off["med"] and on["med"] else None
-        ovh = (ratio - 1) * 100 if ratio else None
-        tgt = ALLOC_TARGET.get(k[0])
-        met = None if ovh is None or tgt is None else ovh <= tgt
-        if met is False:
-            failed_targets.append(f"allocator overhead, {case_name(*k)}: {pct(ovh)} > {tgt}%")
-        P(f"| {case_name(*k)} | {on['iters']} | {fmt(off['med'])} | {fmt(on['med'])} | "
-          f"{fmt(ratio, 4)} | {pct(ovh)} | <= {tgt}% | "
-          f"{'yes' if met else 'NO' if met is False else 'n/a'} | "
-          f"{off['spread']:.2f}% / {on['spread']:.2f}% | {fmt(on['hooks'], 2)} | "
-          f"{fmt(on['upd'], 0)} |")
-        summary.append([k[0], k[1], off["med"], on["med"], ratio, ovh, tgt,
-                        "yes" if met else "no", off["spread"], on["spread"], on["hooks"]])
+    for on_cfg, off_cfg, backend in ON_OFF:
+        if on_cfg not in runs or off_cfg not in runs:
+            continue
+        for k in cases:
+            off, on = stats[(off_cfg,) + k], stats[(on_cfg,) + k]
+            ratio = on["med"] / off["med"] if off["med"] and on["med"] else None
+            ovh = (ratio - 1) * 100 if ratio else None
+            tgt = ALLOC_TARGET.get(k[0])
+            met = None if ovh is None or tgt is None else ovh <= tgt
+            if met is False:
+                failed_targets.append(
+                    f"allocator overhead, {backend} backend, {case_name(*k)}: {pct(ovh)} > {tgt}%")
+            P(f"| {backend} | {case_name(*k)} | {on['iters']} | {fmt(off['med'])} | "
+              f"{fmt(on['med'])} | {fmt(ratio, 4)} | {pct(ovh)} | <= {tgt}% | "
+              f"{'yes' if met else 'NO' if met is False else 'n/a'} | "
+              f"{off['spread']:.2f}% / {on['spread']:.2f}% | {fmt(on['hooks'], 2)} | "
+              f"{fmt(on['upd'], 0)} |")
+            summary.append([backend, k[0], k[1], off["med"], on["med"], ratio, ovh, tgt,
+                            "yes" if met else "no", off["spread"], on["spread"], on["hooks"]])
     P("")
     low = [k for k in cases if k[0] < 10]
     if low and all((stats[("on",) + k]["hooks"] or 0) == 0 for k in low):
         P("Orders 0 and 3 are served by the per-cpu page lists: in the **on** boots no pair "
           "reached the PASR hooks (0 calls), which fire only when a MAX_PAGE_ORDER block enters "
-          "or leaves a buddy free list. Their difference from **off** is not PASR code running.")
+          "or leaves a buddy free list. Their difference from **off** is not PASR code running. "
+          "With the reporting backend, PASR counts blocks in page reporting's worker, seconds "
+          "after they are freed, and a pair's own cost is at most the unreport call when it "
+          "takes a reported block.")
     else:
-        P("Orders 0 and 3: see the hook-call column for how often the PASR hooks ran.")
+        P("Orders 0 and 3: see the PASR-call column for how often PASR ran.")
     P("")
 
     # configured off against not built
     if "absent" in runs:
         P("#### PASR configured off against a kernel built without CONFIG_PASR")
         P("")
-        P("Same cases; **off** is the bench kernel booted with `pasr=off`, **absent** the "
-          "kernel built without CONFIG_PASR. Noise = the larger boot-to-boot spread of the "
-          "two; the target is a difference within it.")
+        P("Same cases; **off** / **rep-off**: the kernel with / without the hooks backend, "
+          "booted with `pasr=off`; **absent**: the kernel built without CONFIG_PASR. Noise = "
+          "the larger boot-to-boot spread of the two; the target is a difference within it.")
         P("")
-        P("| case | absent | off | off/absent | difference | noise | within noise |")
-        P("| --- | ---: | ---: | ---: | ---: | ---: | :---: |")
-        for n, k in enumerate(cases):
-            ab, off = stats[("absent",) + k], stats[("off",) + k]
-            ratio = off["med"] / ab["med"] if ab["med"] and off["med"] else None
-            diff = (ratio - 1) * 100 if ratio else None
-            noise = max(ab["spread"], off["spread"])
-            ok = None if diff is None else abs(diff) <= noise
-            if ok is False:
-                failed_targets.append(
-                    f"configured off against not built, {case_name(*k)}: {pct(diff)}, "
-                    f"noise {noise:.2f}%")
-            P(f"| {case_name(*k)} | {fmt(ab['med'])} | {fmt(off['med'])} | {fmt(ratio, 4)} | "
-              f"{pct(diff)} | {noise:.2f}% | {'yes' if ok else 'NO' if ok is False else 'n/a'} |")
-            summary[n] += [ab["med"], diff, noise, "yes" if ok else "no"]
+        P("| kernel | case | absent | configured off | off/absent | difference | noise "
+          "| within noise |")
+        P("| --- | --- | ---: | ---: | ---: | ---: | ---: | :---: |")
+        offrows = []
+        for off_cfg, label in (("off", "hooks and reporting"), ("rep-off", "reporting only")):
+            if off_cfg not in runs:
+                continue
+            for k in cases:
+                ab, off = stats[("absent",) + k], stats[(off_cfg,) + k]
+                ratio = off["med"] / ab["med"] if ab["med"] and off["med"] else None
+                diff = (ratio - 1) * 100 if ratio else None
+                noise = max(ab["spread"], off["spread"])
+                ok = None if diff is None else abs(diff) <= noise
+                if ok is False:
+                    failed_targets.append(
+                        f"configured off against not built, {label}, {case_name(*k)}: "
+                        f"{pct(diff)}, noise {noise:.2f}%")
+                P(f"| {label} | {case_name(*k)} | {fmt(ab['med'])} | {fmt(off['med'])} | "
+                  f"{fmt(ratio, 4)} | {pct(diff)} | {noise:.2f}% | "
+                  f"{'yes' if ok else 'NO' if ok is False else 'n/a'} |")
+                offrows.append([off_cfg, k[0], k[1], ab["med"], off["med"], diff, noise,
+                                "yes" if ok else "no"])
         P("")
+        write_csv(os.path.join(out, "off-vs-absent.csv"),
+                  ["config", "order", "batch", "absent_ns_per_pair", "off_ns_per_pair",
+                   "off_vs_absent_pct", "noise_pct", "within_noise"],
+                  [[("" if v is None else (f"{v:.4f}" if isinstance(v, float) else v))
+                    for v in row] for row in offrows])
     write_csv(os.path.join(out, "alloc-summary.csv"),
-              ["order", "batch", "off_ns_per_pair", "on_ns_per_pair", "on_off_ratio",
+              ["backend", "order", "batch", "off_ns_per_pair", "on_ns_per_pair", "on_off_ratio",
                "overhead_pct", "target_pct", "target_met", "spread_off_pct", "spread_on_pct",
-               "hook_calls_per_pair_on"]
-              + (["absent_ns_per_pair", "off_vs_absent_pct", "noise_pct", "within_noise"]
-                 if "absent" in runs else []),
+               "pasr_calls_per_pair_on"],
               [[("" if v is None else (f"{v:.4f}" if isinstance(v, float) else v)) for v in row]
                for row in summary])
+
+    # latency from "entirely free" to "masked"
+    P("#### Latency from \"section entirely free\" to \"masked\"")
+    P("")
+    P("After the workload, in each PASR-on boot: every max-order block of an entirely free, "
+      "masked section is taken off the free lists, then all are put back and page reporting "
+      "is told, as a free does; the time until the section is masked again, polled every "
+      f"20-50 us, in ms of guest time ({rounds} sections in turn per boot). Median over the "
+      "boots of each boot's median; min and max over every round.")
+    P("")
+    P("| backend | median (ms) | min (ms) | max (ms) | spread |")
+    P("| --- | ---: | ---: | ---: | ---: |")
+    lrows = []
+    for on_cfg, _, backend in ON_OFF:
+        boots = runs.get(on_cfg, [])
+        per = [med([x["ns"] for x in r["latency"]]) for r in boots if r["latency"]]
+        every = [x["ns"] for r in boots for x in r["latency"]]
+        for r in boots:
+            for x in r["latency"]:
+                lrows.append([on_cfg, r["boot"], x["round"], x["section"], x["ns"]])
+        if per:
+            P(f"| {backend} | {fmt(med(per) / 1e6, 3)} | {fmt(min(every) / 1e6, 3)} | "
+              f"{fmt(max(every) / 1e6, 3)} | {spread_pct(per):.2f}% |")
+    write_csv(os.path.join(out, "latency.csv"), ["config", "boot", "round", "section", "ns"],
+              lrows)
+    P("")
 
     # user-space workload
     P("#### User-space workload")
@@ -805,7 +870,7 @@ def main():
       f"{len(w0)} rounds per boot, {unit} per round read from "
       "`/sys/kernel/debug/pasr_bench/now_ns`.")
     P("")
-    P("| config | ms per round | MiB/s | spread | against off |")
+    P("| config | ms per round | MiB/s | spread | against |")
     P("| --- | ---: | ---: | ---: | ---: |")
     wrows, wmed, wspread = [], {}, {}
     for cfg, boots in runs.items():
@@ -819,9 +884,10 @@ def main():
     for cfg, _ in CONFIGS:
         if wmed.get(cfg) is None:
             continue
-        vs = (wmed[cfg] / wmed["off"] - 1) * 100 if wmed.get("off") else None
+        b = BASE.get(cfg)
+        vs = (wmed[cfg] / wmed[b] - 1) * 100 if wmed.get(b) else None
         P(f"| {cfg} | {fmt(wmed[cfg] / 1e6, 2)} | {fmt(mib * 1e9 / wmed[cfg], 0)} | "
-          f"{wspread[cfg]:.2f}% | {pct(vs) if cfg != 'off' else '-'} |")
+          f"{wspread[cfg]:.2f}% | {f'{pct(vs)} vs {b}' if vs is not None else '-'} |")
     write_csv(os.path.join(out, "workload.csv"), ["config", "boot", "round", "mib", "ns"], wrows)
     P("")
 
@@ -883,7 +949,7 @@ def main():
     P("")
     P("Kernel start to `Run /init as init process` (printk timestamp, guest clock).")
     P("")
-    P("| config | to init (ms) | spread | against off |")
+    P("| config | to init (ms) | spread | against |")
     P("| --- | ---: | ---: | ---: |")
     brow, bmed = [], {}
     for cfg, boots in runs.items():
@@ -895,9 +961,11 @@ def main():
         if cfg not in bmed or bmed[cfg][0] is None:
             continue
         b, sp = bmed[cfg]
-        boff = bmed["off"][0]
+        base = BASE.get(cfg)
+        boff = bmed[base][0] if base in bmed else None
         vs = (b / boff - 1) * 100 if b and boff else None
-        P(f"| {cfg} | {fmt(b * 1e3, 3)} | {sp:.2f}% | {pct(vs) if cfg != 'off' else '-'} |")
+        P(f"| {cfg} | {fmt(b * 1e3, 3)} | {sp:.2f}% | "
+          f"{f'{pct(vs)} vs {base}' if vs is not None else '-'} |")
     write_csv(os.path.join(out, "boot.csv"), ["config", "boot", "run_init_s"], brow)
     P("")
 
@@ -970,7 +1038,8 @@ plot '{dat}' using 1:3:4 with filledcurves fs transparent solid 0.2 title '+-10%
 """, os.path.join(out, "calls.gp")):
             pngs.append("calls.png")
 
-    csvs = ["alloc.csv", "alloc-summary.csv", "workload.csv", "calls.csv", "boot.csv"]
+    csvs = ["alloc.csv", "alloc-summary.csv", "off-vs-absent.csv", "latency.csv",
+            "workload.csv", "calls.csv", "boot.csv"]
     if trans:
         csvs += ["transitions.csv", "transitions-summary.csv"]
     if "power.png" in power_pngs or os.path.exists(os.path.join(out, "power.csv")):

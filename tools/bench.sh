@@ -7,6 +7,8 @@
 #                              from Kconfig.fragment by tools/bench.delta (no
 #                              debugging or test options; PASR_BENCH)
 #   2. build/out/bench-nopasr  the same without CONFIG_PASR (skip: BENCH_NOPASR=0)
+#      build/out/bench-nohooks the same without CONFIG_PASR_HOOKS: only the
+#                              reporting backend (skip: BENCH_REPORTING=0)
 #      build/out/bench-power   Kconfig.fragment + tools/bench.delta +
 #                              tools/bench-power.delta: the governor, the
 #                              simulated controller, a virtio disk (skip: BENCH_POWER=0)
@@ -15,6 +17,10 @@
 #        off     bench kernel, layout given, pasr=off (static key off)
 #        on      bench kernel, layout given
 #        absent  bench-nopasr kernel, same command line
+#        rep-off bench-nohooks kernel, layout given, pasr=off
+#        rep-on  bench-nohooks kernel, layout given: the reporting backend
+#      each on and rep-on boot then times the latency from "section entirely
+#      free" to "masked", 5 sections in turn (bench.c, "latency")
 #      each boot runs /sys/kernel/debug/pasr_bench/run and a tmpfs workload
 #      (tools/bench-init.sh is the guest's /init). -icount is not record/replay:
 #      host timing still moves interrupts a little, so boots differ slightly and
@@ -27,7 +33,8 @@
 #   4. power-down effectiveness: the bench-power kernel on BENCH_POWER_MEM (2G)
 #      with the default DT layout of qemu/mkdtb.sh (2 dies x 8 sections, which
 #      binds the simulated controller) and movablecore=, booted with the
-#      governor off and on (pasr.governor=1): a workload of ~75% of memory,
+#      governor off and on (pasr.governor=1), with the hooks backend, then
+#      (BENCH_REPORTING) with pasr.backend=reporting: a workload of ~75% of memory,
 #      then BENCH_POWER_IDLE (60) s of idle, sampled every second of guest time.
 #   5. tools/bench-report.py turns the console logs into the report.
 #
@@ -38,7 +45,8 @@
 # without rebuilding it, for changes that only touch CONFIG_PASR code),
 # BENCH_BOOTS (boots per configuration, 5), BENCH_TIMEOUT (per boot, 900 s),
 # BENCH_POWER (1), BENCH_POWER_MEM (2G), BENCH_POWER_IDLE (60),
-# BENCH_POWER_CMDLINE ('movablecore=1536M'), BENCH_TRANS (1), BENCH_TRANS_SMP (4).
+# BENCH_POWER_CMDLINE ('movablecore=1536M'), BENCH_TRANS (1), BENCH_TRANS_SMP (4),
+# BENCH_REPORTING (1: the reporting backend's kernel and boots).
 # BENCH_ALLOC=0 skips the on/off/absent boots (to iterate on another part; the
 # report then needs them from an earlier run: it is not written).
 set -euo pipefail
@@ -64,6 +72,7 @@ POWER_CMDLINE="${BENCH_POWER_CMDLINE:-movablecore=1536M}"
 TRANS="${BENCH_TRANS:-1}"
 TRANS_SMP="${BENCH_TRANS_SMP:-4}"
 ALLOC="${BENCH_ALLOC:-1}"
+REPORTING="${BENCH_REPORTING:-1}"
 
 [ -f "$TREE/Makefile" ] || die "bench: no kernel tree at $TREE (run 'make tree')"
 grep -qs '^config PASR_BENCH$' "$TREE/mm/pasr/Kconfig" ||
@@ -224,6 +233,19 @@ if [ "$NOPASR" = 1 ]; then
 		build_kernel bench-nopasr "$OUT/bench-nopasr.fragment"
 	fi
 fi
+if [ "$REPORTING" = 1 ]; then
+	sed -e 's/^CONFIG_PASR_HOOKS=y$/# CONFIG_PASR_HOOKS is not set/' "$FRAGMENT" >"$OUT/bench-nohooks.fragment"
+	cp "$FRAGMENT.dropped" "$OUT/bench-nohooks.fragment.dropped"
+	grep -qx '# CONFIG_PASR_HOOKS is not set' "$OUT/bench-nohooks.fragment" ||
+		die "bench: no CONFIG_PASR_HOOKS=y line in $FRAGMENT"
+	if [ ! -f "$BUILD/out/bench-nohooks/.config" ]; then
+		log "bench: bench-nohooks: seeding from build/out/bench"
+		rm -rf "$BUILD/out/bench-nohooks"
+		cp -a "$BUILD/out/bench" "$BUILD/out/bench-nohooks"
+		rm -f "$BUILD/out/bench-nohooks/.bench-config.sha256"
+	fi
+	build_kernel bench-nohooks "$OUT/bench-nohooks.fragment"
+fi
 if [ "$POWER" = 1 ]; then
 	DROPPED="$OUT/bench-power.fragment.dropped" \
 		derive_fragment "$OUT/bench-power.fragment" tools/bench.delta tools/bench-power.delta
@@ -323,6 +345,10 @@ for n in $(seq 1 "$BOOTS"); do
 		boot off "$n" bench "pasr=off"
 		boot on "$n" bench ""
 		[ "$NOPASR" != 1 ] || boot absent "$n" bench-nopasr ""
+		if [ "$REPORTING" = 1 ]; then
+			boot rep-off "$n" bench-nohooks "pasr=off"
+			boot rep-on "$n" bench-nohooks ""
+		fi
 	fi
 	# the locked path: sections forced in and out of "entirely free", all CPUs
 	[ "$TRANS" != 1 ] || boot trans "$n" bench "bench.part=transitions" "$TRANS_SMP"
@@ -353,6 +379,10 @@ if [ "$POWER" = 1 ]; then
 	[ -f "$disk" ] || truncate -s 4G "$disk"
 	power off ""
 	power on "pasr.governor=1"
+	if [ "$REPORTING" = 1 ]; then
+		power rep-off "pasr.backend=reporting"
+		power rep-on "pasr.governor=1 pasr.backend=reporting"
+	fi
 	power_args=(--power-mem "$POWER_MEM" --power-cmdline "$POWER_CMDLINE")
 fi
 

@@ -31,7 +31,10 @@
  * /sys/kernel/debug/pasr_bench/freeable tells, per section, whether it could
  * be emptied: it holds no unmovable memory (the power part's ideal).
  *
- * Writing either command returns -EIO if a case failed (ENOMEM, no entirely
+ * Writing "latency" times, with PASR, how long a section that becomes
+ * entirely free waits for its mask (see bench_latency()).
+ *
+ * Writing any command returns -EIO if a case failed (ENOMEM, no entirely
  * free section, ...); the output then holds an "error=" line.
  *
  * Reading the file returns the results of the last run as "PASR-BENCH:"
@@ -49,6 +52,7 @@
 #include <linux/completion.h>
 #include <linux/cpumask.h>
 #include <linux/debugfs.h>
+#include <linux/delay.h>
 #include <linux/fs.h>
 #include <linux/gfp.h>
 #include <linux/init.h>
@@ -69,6 +73,7 @@
 #include <linux/uaccess.h>
 
 #include "../internal.h"
+#include "../page_reporting.h"
 
 #define BENCH_ROUNDS		5
 #define BENCH_MAX_BATCH		32
@@ -100,9 +105,14 @@ do {									\
 } while (0)
 
 #ifdef CONFIG_PASR
+/* "on"/"off": hooks kernel; "rep-on"/"rep-off": without CONFIG_PASR_HOOKS */
 static const char *bench_pasr_state(void)
 {
-	return static_key_enabled(&pasr_enabled_key) ? "on" : "off";
+	if (static_key_enabled(&pasr_reporting_key))
+		return IS_ENABLED(CONFIG_PASR_HOOKS) ? "on-reporting" : "rep-on";
+	if (static_key_enabled(&pasr_enabled_key))
+		return "on";
+	return IS_ENABLED(CONFIG_PASR_HOOKS) ? "off" : "rep-off";
 }
 
 static void bench_calls_snapshot(u64 *calls, u64 *updates)
@@ -307,6 +317,28 @@ static int bench_trans_fn(void *data)
 	return 0;
 }
 
+/* Gives the dies without a controller a callback that stores the value. */
+static void bench_register(bool *registered)
+{
+	struct pasr_die_info die;
+	int d;
+
+	for (d = 0; d < BENCH_TRANS_MAX_DIES && pasr_rs_die_info(d, &die); d++)
+		if (!die.has_callback)
+			registered[d] = !pasr_register_mask_function(die.base,
+					bench_trans_mask_fn, &bench_trans_value[d]);
+}
+
+static void bench_unregister(const bool *registered)
+{
+	struct pasr_die_info die;
+	int d;
+
+	for (d = 0; d < BENCH_TRANS_MAX_DIES; d++)
+		if (registered[d] && pasr_rs_die_info(d, &die))
+			pasr_unregister_mask_function(die.base);
+}
+
 /*
  * Up to @max entirely free sections whose max-order blocks are all on the
  * free lists of one zone; returns how many were found.
@@ -438,11 +470,10 @@ static bool bench_trans_round(const char *mode, bool pinned,
 static void bench_transitions(void)
 {
 	struct pasr_section_info *secs = bench_trans_secs;
-	struct pasr_die_info die;
 	unsigned int cpus = num_online_cpus(), nthreads[2] = { 1, cpus };
 	bool registered[BENCH_TRANS_MAX_DIES] = { };
 	static const char * const modes[2] = { "pinned", "transitions" };
-	int d, m, n, r, nsecs;
+	int m, n, r, nsecs;
 
 	if (!static_key_enabled(&pasr_enabled_key)) {
 		bench_error("trans error=pasr-off\n");
@@ -454,13 +485,7 @@ static void bench_transitions(void)
 		bench_error("trans error=no-entirely-free-section\n");
 		return;
 	}
-	for (d = 0; d < BENCH_TRANS_MAX_DIES && pasr_rs_die_info(d, &die); d++) {
-		if (die.has_callback)
-			continue;
-		r = pasr_register_mask_function(die.base, bench_trans_mask_fn,
-						&bench_trans_value[d]);
-		registered[d] = !r;
-	}
+	bench_register(registered);
 	seq_buf_printf(&bench_buf,
 		       "PASR-BENCH: trans-info cpus=%u sections=%d block_bytes=%lu section_bytes=%llu\n",
 		       cpus, nsecs, PAGE_SIZE << MAX_PAGE_ORDER, secs[0].size);
@@ -477,9 +502,90 @@ static void bench_transitions(void)
 		}
 	}
 out:
-	for (d = 0; d < BENCH_TRANS_MAX_DIES; d++)
-		if (registered[d] && pasr_rs_die_info(d, &die))
-			pasr_unregister_mask_function(die.base);
+	bench_unregister(registered);
+}
+
+/*
+ * Latency: from a section becoming entirely free to its mask raised. Every
+ * max-order block of an entirely free, masked section is taken off the free
+ * lists (the mask drops at once), then all are put back, and page reporting
+ * is told as a free tells it. The time until the section is masked again is
+ * the latency: an irq_work with the hooks; page reporting's delay and runs
+ * with the reporting backend. Polled every 20-50 us of guest time.
+ */
+#define BENCH_LAT_BLOCKS	64
+#define BENCH_LAT_MAX_NS	(60ULL * NSEC_PER_SEC)
+
+static struct page *bench_lat_pages[BENCH_LAT_BLOCKS];
+
+/* Whether section @i is masked, polled for up to BENCH_LAT_MAX_NS. */
+static bool bench_lat_wait_masked(int i, u64 t0)
+{
+	struct pasr_section_info s;
+
+	while (pasr_rs_section_info(i, &s) && !s.masked) {
+		if (ktime_get_ns() - t0 > BENCH_LAT_MAX_NS)
+			return false;
+		usleep_range(20, 50);
+	}
+	return true;
+}
+
+static void bench_latency(void)
+{
+	bool registered[BENCH_TRANS_MAX_DIES] = { };
+	struct pasr_section_info s, *secs = bench_trans_secs;
+	unsigned long pfn, n, k;
+	int r, i;
+	u64 t0;
+
+	if (!pasr_is_on()) {
+		bench_error("latency error=pasr-off\n");
+		return;
+	}
+	bench_register(registered);
+	for (r = 0; r < BENCH_ROUNDS; r++) {
+		if (bench_trans_sections(secs, 1) != 1) {
+			bench_error("latency round=%d error=no-entirely-free-section\n", r);
+			break;
+		}
+		i = pasr_rs_lookup(secs[0].start);
+		n = secs[0].size >> (PAGE_SHIFT + MAX_PAGE_ORDER);
+		if (i < 0 || n > BENCH_LAT_BLOCKS) {
+			bench_error("latency round=%d error=section-too-large\n", r);
+			break;
+		}
+		/* reporting: the section may be free but not reported yet */
+		if (!bench_lat_wait_masked(i, ktime_get_ns())) {
+			bench_error("latency round=%d error=never-masked\n", r);
+			break;
+		}
+		pfn = PHYS_PFN(secs[0].start);
+		for (k = 0; k < n; k++) {
+			bench_lat_pages[k] = pfn_to_page(pfn + (k << MAX_PAGE_ORDER));
+			if (!bench_trans_take(bench_lat_pages[k]))
+				break;
+		}
+		if (k < n || !pasr_rs_section_info(i, &s) || s.masked) {
+			while (k--)
+				bench_trans_put_back(bench_lat_pages[k]);
+			bench_error("latency round=%d error=%s\n", r,
+				    k < n ? "block-in-use" : "still-masked");
+			break;
+		}
+		t0 = ktime_get_ns();
+		for (k = 0; k < n; k++)
+			bench_trans_put_back(bench_lat_pages[k]);
+		page_reporting_notify_free(MAX_PAGE_ORDER);
+		if (!bench_lat_wait_masked(i, t0)) {
+			bench_error("latency round=%d error=not-masked-within-60s\n", r);
+			break;
+		}
+		seq_buf_printf(&bench_buf,
+			       "PASR-BENCH: latency round=%d section=%d blocks=%lu ns=%llu\n",
+			       r, i, n, ktime_get_ns() - t0);
+	}
+	bench_unregister(registered);
 }
 
 /*
@@ -545,8 +651,10 @@ static int bench_freeable_show(struct seq_file *m, void *v)
 DEFINE_SHOW_ATTRIBUTE(bench_freeable);
 #endif
 
-/* @transitions: the transition case only, else every other case. */
-static void bench_run(bool transitions)
+enum bench_part { BENCH_ALLOC, BENCH_TRANSITIONS, BENCH_LATENCY };
+
+/* One part: the allocator and per-call cases, the transitions or latency. */
+static void bench_run(enum bench_part part)
 {
 	int i, cpu;
 
@@ -558,11 +666,15 @@ static void bench_run(bool transitions)
 		       "PASR-BENCH: info pasr=%s max_order=%d page_size=%lu rounds=%d cpu=%d\n",
 		       bench_pasr_state(), MAX_PAGE_ORDER, PAGE_SIZE,
 		       BENCH_ROUNDS, cpu);
-	if (transitions) {
+	if (part != BENCH_ALLOC) {
 #ifdef CONFIG_PASR
-		bench_transitions();
+		if (part == BENCH_TRANSITIONS)
+			bench_transitions();
+		else
+			bench_latency();
 #else
-		bench_error("trans error=no-pasr\n");
+		bench_error("%s error=no-pasr\n",
+			    part == BENCH_TRANSITIONS ? "trans" : "latency");
 #endif
 	} else {
 		for (i = 0; i < ARRAY_SIZE(bench_alloc_cases); i++)
@@ -582,18 +694,21 @@ static ssize_t bench_run_write(struct file *file, const char __user *ubuf,
 			       size_t len, loff_t *ppos)
 {
 	char cmd[16] = {};
-	bool transitions, failed;
+	enum bench_part part;
+	bool failed;
 
 	if (copy_from_user(cmd, ubuf, min(len, sizeof(cmd) - 1)))
 		return -EFAULT;
 	if (sysfs_streq(cmd, "run"))
-		transitions = false;
+		part = BENCH_ALLOC;
 	else if (sysfs_streq(cmd, "transitions"))
-		transitions = true;
+		part = BENCH_TRANSITIONS;
+	else if (sysfs_streq(cmd, "latency"))
+		part = BENCH_LATENCY;
 	else
 		return -EINVAL;
 	mutex_lock(&bench_mutex);
-	bench_run(transitions);
+	bench_run(part);
 	failed = bench_failed;
 	mutex_unlock(&bench_mutex);
 	return failed ? -EIO : len;
