@@ -209,24 +209,32 @@ build_kernel() {
 	log "bench: $name: $o/arch/arm64/boot/Image ready ($(( $(date +%s) - s0 ))s)"
 }
 
+# without_option NAME SYMBOL: $OUT/NAME.fragment, the bench kernel's fragment
+# with SYMBOL off
+without_option() {
+	sed -e "s/^$2=y\$/# $2 is not set/" "$FRAGMENT" >"$OUT/$1.fragment"
+	cp "$FRAGMENT.dropped" "$OUT/$1.fragment.dropped"
+	grep -qx "# $2 is not set" "$OUT/$1.fragment" || die "bench: no $2=y line in $FRAGMENT"
+}
+
+# seed NAME: start build/out/NAME from the objects of the bench kernel: kbuild
+# then rebuilds only what the changed options touch (and the Rust core crates,
+# whose commands name O=), instead of another full build
+seed() {
+	[ ! -f "$BUILD/out/$1/.config" ] || return 0
+	log "bench: $1: seeding from build/out/bench"
+	rm -rf "$BUILD/out/$1"
+	cp -a "$BUILD/out/bench" "$BUILD/out/$1"
+	rm -f "$BUILD/out/$1/.bench-config.sha256"
+}
+
 rm -f "$OUT/build-times.txt"
 cd "$REPO"
 DROPPED="$FRAGMENT.dropped" derive_fragment "$FRAGMENT" tools/bench.delta
 build_kernel bench "$FRAGMENT"
 if [ "$NOPASR" = 1 ]; then
-	sed -e 's/^CONFIG_PASR=y$/# CONFIG_PASR is not set/' "$FRAGMENT" >"$OUT/bench-nopasr.fragment"
-	cp "$FRAGMENT.dropped" "$OUT/bench-nopasr.fragment.dropped"
-	grep -qx '# CONFIG_PASR is not set' "$OUT/bench-nopasr.fragment" ||
-		die "bench: no CONFIG_PASR=y line in $FRAGMENT"
-	# Start from the objects of the first kernel: kbuild then rebuilds only what
-	# depends on CONFIG_PASR (and the Rust core crates, whose commands name O=),
-	# instead of a second full build.
-	if [ ! -f "$BUILD/out/bench-nopasr/.config" ]; then
-		log "bench: bench-nopasr: seeding from build/out/bench"
-		rm -rf "$BUILD/out/bench-nopasr"
-		cp -a "$BUILD/out/bench" "$BUILD/out/bench-nopasr"
-		rm -f "$BUILD/out/bench-nopasr/.bench-config.sha256"
-	fi
+	without_option bench-nopasr CONFIG_PASR
+	seed bench-nopasr
 	if [ "${BENCH_NOPASR_BUILD:-1}" = 0 ] && [ -f "$BUILD/out/bench-nopasr/arch/arm64/boot/Image" ]; then
 		log "bench: bench-nopasr: not rebuilt (BENCH_NOPASR_BUILD=0): Image of $(date -ur "$BUILD/out/bench-nopasr/arch/arm64/boot/Image" '+%F %T UTC')"
 	else
@@ -234,28 +242,14 @@ if [ "$NOPASR" = 1 ]; then
 	fi
 fi
 if [ "$REPORTING" = 1 ]; then
-	sed -e 's/^CONFIG_PASR_HOOKS=y$/# CONFIG_PASR_HOOKS is not set/' "$FRAGMENT" >"$OUT/bench-nohooks.fragment"
-	cp "$FRAGMENT.dropped" "$OUT/bench-nohooks.fragment.dropped"
-	grep -qx '# CONFIG_PASR_HOOKS is not set' "$OUT/bench-nohooks.fragment" ||
-		die "bench: no CONFIG_PASR_HOOKS=y line in $FRAGMENT"
-	if [ ! -f "$BUILD/out/bench-nohooks/.config" ]; then
-		log "bench: bench-nohooks: seeding from build/out/bench"
-		rm -rf "$BUILD/out/bench-nohooks"
-		cp -a "$BUILD/out/bench" "$BUILD/out/bench-nohooks"
-		rm -f "$BUILD/out/bench-nohooks/.bench-config.sha256"
-	fi
+	without_option bench-nohooks CONFIG_PASR_HOOKS
+	seed bench-nohooks
 	build_kernel bench-nohooks "$OUT/bench-nohooks.fragment"
 fi
 if [ "$POWER" = 1 ]; then
 	DROPPED="$OUT/bench-power.fragment.dropped" \
 		derive_fragment "$OUT/bench-power.fragment" tools/bench.delta tools/bench-power.delta
-	# seeded like bench-nopasr: only what the added options touch is rebuilt
-	if [ ! -f "$BUILD/out/bench-power/.config" ]; then
-		log "bench: bench-power: seeding from build/out/bench"
-		rm -rf "$BUILD/out/bench-power"
-		cp -a "$BUILD/out/bench" "$BUILD/out/bench-power"
-		rm -f "$BUILD/out/bench-power/.bench-config.sha256"
-	fi
+	seed bench-power
 	build_kernel bench-power "$OUT/bench-power.fragment"
 fi
 
