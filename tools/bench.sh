@@ -209,12 +209,18 @@ build_kernel() {
 	log "bench: $name: $o/arch/arm64/boot/Image ready ($(( $(date +%s) - s0 ))s)"
 }
 
-# without_option NAME SYMBOL: $OUT/NAME.fragment, the bench kernel's fragment
-# with SYMBOL off
+# without_option NAME SYMBOL...: $OUT/NAME.fragment, the bench kernel's
+# fragment with each SYMBOL off (an option and those that depend on it)
 without_option() {
-	sed -e "s/^$2=y\$/# $2 is not set/" "$FRAGMENT" >"$OUT/$1.fragment"
-	cp "$FRAGMENT.dropped" "$OUT/$1.fragment.dropped"
-	grep -qx "# $2 is not set" "$OUT/$1.fragment" || die "bench: no $2=y line in $FRAGMENT"
+	local name="$1" sym
+	shift
+	cp "$FRAGMENT" "$OUT/$name.fragment"
+	cp "$FRAGMENT.dropped" "$OUT/$name.fragment.dropped"
+	for sym in "$@"; do
+		sed -i -e "s/^$sym=y\$/# $sym is not set/" "$OUT/$name.fragment"
+		grep -qx "# $sym is not set" "$OUT/$name.fragment" ||
+			die "bench: no $sym=y line in $FRAGMENT"
+	done
 }
 
 # seed NAME: start build/out/NAME from the objects of the bench kernel: kbuild
@@ -233,7 +239,7 @@ cd "$REPO"
 DROPPED="$FRAGMENT.dropped" derive_fragment "$FRAGMENT" tools/bench.delta
 build_kernel bench "$FRAGMENT"
 if [ "$NOPASR" = 1 ]; then
-	without_option bench-nopasr CONFIG_PASR
+	without_option bench-nopasr CONFIG_PASR CONFIG_PASR_HOOKS
 	seed bench-nopasr
 	if [ "${BENCH_NOPASR_BUILD:-1}" = 0 ] && [ -f "$BUILD/out/bench-nopasr/arch/arm64/boot/Image" ]; then
 		log "bench: bench-nopasr: not rebuilt (BENCH_NOPASR_BUILD=0): Image of $(date -ur "$BUILD/out/bench-nopasr/arch/arm64/boot/Image" '+%F %T UTC')"
