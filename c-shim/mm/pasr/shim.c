@@ -484,10 +484,11 @@ static const char *__init pasr_conflict(void)
  * every migratetype, or of @mt's only (@mt < 0: all). @fn may move its block
  * within @list, but only to the head: blocks behind it are still to come.
  */
+typedef void (*pasr_block_fn)(struct page *page, struct list_head *list,
+			      void *arg);
+
 static void pasr_for_each_free_block(struct zone *only, int mt,
-				     void (*fn)(struct page *page,
-						struct list_head *list, void *arg),
-				     void *arg)
+				     pasr_block_fn fn, void *arg)
 {
 	struct page *page, *next;
 	struct list_head *list;

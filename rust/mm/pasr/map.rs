@@ -202,8 +202,8 @@ pub enum RegisterError {
 }
 
 /// A bank or segment of a die: what `put` and `get` read and write. One cache line each, so that
-/// CPUs accounting different sections do not share one; statistics live elsewhere (see
-/// [`SectionStats`] and [`Env::count_call`]).
+/// CPUs accounting different sections do not share one; statistics live elsewhere (the map's
+/// `stats`, and [`Env::count_call`]).
 #[repr(align(64))]
 pub struct Section {
     start: u64,
