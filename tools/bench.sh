@@ -6,7 +6,9 @@
 #   1. build/out/bench         allnoconfig + build/bench/bench.fragment, derived
 #                              from Kconfig.fragment by tools/bench.delta (no
 #                              debugging or test options; PASR_BENCH)
-#   2. build/out/bench-nopasr  the same without CONFIG_PASR (skip: BENCH_NOPASR=0)
+#   2. build/out/bench-nopasr  the same without CONFIG_PASR, with PAGE_REPORTING
+#                              (skip: BENCH_NOPASR=0)
+#      build/out/bench-bare    the same without PAGE_REPORTING either
 #      build/out/bench-nohooks the same without CONFIG_PASR_HOOKS: only the
 #                              reporting backend (skip: BENCH_REPORTING=0)
 #      build/out/bench-power   Kconfig.fragment + tools/bench.delta +
@@ -17,6 +19,7 @@
 #        off     bench kernel, layout given, pasr=off (static key off)
 #        on      bench kernel, layout given
 #        absent  bench-nopasr kernel, same command line
+#        bare    bench-bare kernel, same command line
 #        rep-off bench-nohooks kernel, layout given, pasr=off
 #        rep-on  bench-nohooks kernel, layout given: the reporting backend
 #      each on and rep-on boot then times the latency from "section entirely
@@ -209,14 +212,21 @@ build_kernel() {
 	log "bench: $name: $o/arch/arm64/boot/Image ready ($(( $(date +%s) - s0 ))s)"
 }
 
-# without_option NAME SYMBOL...: $OUT/NAME.fragment, the bench kernel's
-# fragment with each SYMBOL off (an option and those that depend on it)
-without_option() {
-	local name="$1" sym
+# variant NAME [-|+]SYMBOL...: $OUT/NAME.fragment, the bench kernel's fragment
+# with each -SYMBOL off (it must be =y there) and each +SYMBOL on (it must not
+# be there)
+variant() {
+	local name="$1" arg sym
 	shift
 	cp "$FRAGMENT" "$OUT/$name.fragment"
 	cp "$FRAGMENT.dropped" "$OUT/$name.fragment.dropped"
-	for sym in "$@"; do
+	for arg in "$@"; do
+		sym="${arg#?}"
+		if [ "${arg:0:1}" = + ]; then
+			! grep -qE "^(# )?$sym[= ]" "$FRAGMENT" || die "bench: $sym is in $FRAGMENT already"
+			echo "$sym=y" >>"$OUT/$name.fragment"
+			continue
+		fi
 		sed -i -e "s/^$sym=y\$/# $sym is not set/" "$OUT/$name.fragment"
 		grep -qx "# $sym is not set" "$OUT/$name.fragment" ||
 			die "bench: no $sym=y line in $FRAGMENT"
@@ -239,16 +249,23 @@ cd "$REPO"
 DROPPED="$FRAGMENT.dropped" derive_fragment "$FRAGMENT" tools/bench.delta
 build_kernel bench "$FRAGMENT"
 if [ "$NOPASR" = 1 ]; then
-	without_option bench-nopasr CONFIG_PASR CONFIG_PASR_HOOKS
+	# PASR selects PAGE_REPORTING, which distribution kernels have anyway
+	# (virtio-balloon selects it): the kernel without PASR keeps it, so that
+	# the comparison shows PASR's own cost, and bench-bare, without it, shows
+	# what selecting it costs where nothing else does
+	variant bench-nopasr -CONFIG_PASR -CONFIG_PASR_HOOKS +CONFIG_PAGE_REPORTING
 	seed bench-nopasr
 	if [ "${BENCH_NOPASR_BUILD:-1}" = 0 ] && [ -f "$BUILD/out/bench-nopasr/arch/arm64/boot/Image" ]; then
 		log "bench: bench-nopasr: not rebuilt (BENCH_NOPASR_BUILD=0): Image of $(date -ur "$BUILD/out/bench-nopasr/arch/arm64/boot/Image" '+%F %T UTC')"
 	else
 		build_kernel bench-nopasr "$OUT/bench-nopasr.fragment"
 	fi
+	variant bench-bare -CONFIG_PASR -CONFIG_PASR_HOOKS
+	seed bench-bare
+	build_kernel bench-bare "$OUT/bench-bare.fragment"
 fi
 if [ "$REPORTING" = 1 ]; then
-	without_option bench-nohooks CONFIG_PASR_HOOKS
+	variant bench-nohooks -CONFIG_PASR_HOOKS
 	seed bench-nohooks
 	build_kernel bench-nohooks "$OUT/bench-nohooks.fragment"
 fi
@@ -344,7 +361,10 @@ for n in $(seq 1 "$BOOTS"); do
 	if [ "$ALLOC" = 1 ]; then
 		boot off "$n" bench "pasr=off"
 		boot on "$n" bench ""
-		[ "$NOPASR" != 1 ] || boot absent "$n" bench-nopasr ""
+		if [ "$NOPASR" = 1 ]; then
+			boot absent "$n" bench-nopasr ""
+			boot bare "$n" bench-bare ""
+		fi
 		if [ "$REPORTING" = 1 ]; then
 			boot rep-off "$n" bench-nohooks "pasr=off"
 			boot rep-on "$n" bench-nohooks ""

@@ -124,9 +124,10 @@ static void bench_calls_snapshot(u64 *calls, u64 *updates)
 	*updates = st.mask_updates;
 }
 #else
+/* "absent": no PASR, PAGE_REPORTING as distributions have it; "bare": neither */
 static const char *bench_pasr_state(void)
 {
-	return "absent";
+	return IS_ENABLED(CONFIG_PAGE_REPORTING) ? "absent" : "bare";
 }
 
 static void bench_calls_snapshot(u64 *calls, u64 *updates)
