@@ -1109,7 +1109,14 @@ fn live_mask_values_reach_dies() {
     check!(registered_ok && registered >= n as u64);
     check!(unmasked);
     check!(taken_ok && after_take > registered);
-    check!(freed_ok && after_free > after_take);
+    // SAFETY: FFI call without preconditions.
+    if unsafe { pasr_shim_reporting() } {
+        // Freed blocks count once page reporting reports them, seconds later: the case does not
+        // wait for that (the selftests do).
+        kernel::pr_info!("mask values: reporting backend: raising after the free not awaited\n");
+    } else {
+        check!(freed_ok && after_free > after_take);
+    }
 }
 
 // Registration with KUnit (6.12 has no `#[kunit_tests]`).
