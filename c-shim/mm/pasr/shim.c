@@ -487,7 +487,7 @@ static const char *__init pasr_conflict(void)
 typedef void (*pasr_block_fn)(struct page *page, struct list_head *list,
 			      void *arg);
 
-static void pasr_for_each_free_block(struct zone *only, int mt,
+static void pasr_walk_free_blocks(struct zone *only, int mt,
 				     pasr_block_fn fn, void *arg)
 {
 	struct page *page, *next;
@@ -560,8 +560,8 @@ static int __init pasr_seed_stopped(void *unused)
 {
 	pasr_rs_set_accounting(true);
 	/* count every block first (a section may span two zones), then place */
-	pasr_for_each_free_block(NULL, -1, pasr_seed_count, NULL);
-	pasr_for_each_free_block(NULL, -1, pasr_seed_place, NULL);
+	pasr_walk_free_blocks(NULL, -1, pasr_seed_count, NULL);
+	pasr_walk_free_blocks(NULL, -1, pasr_seed_place, NULL);
 	return 0;
 }
 
@@ -689,7 +689,7 @@ int pasr_shim_partly_free_blocks(void)
 			top = zone;
 	}
 	if (top)
-		pasr_for_each_free_block(top, MIGRATE_MOVABLE,
+		pasr_walk_free_blocks(top, MIGRATE_MOVABLE,
 					 pasr_count_partly_free, &n);
 	return n;
 }
@@ -886,7 +886,7 @@ static int pasr_verify_stopped(void *data)
 	pasr_rs_stats(&st);
 	res->sections = min_t(int, st.sections, PASR_MAX_SECTIONS);
 	memset(pasr_actual, 0, sizeof(pasr_actual));
-	pasr_for_each_free_block(NULL, -1, pasr_verify_block, res);
+	pasr_walk_free_blocks(NULL, -1, pasr_verify_block, res);
 	/*
 	 * Offline memory and reservations are off the free lists, hold no
 	 * data. Offline ranges count to the byte: with memmap_on_memory they
