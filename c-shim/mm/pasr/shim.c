@@ -488,7 +488,7 @@ typedef void (*pasr_block_fn)(struct page *page, struct list_head *list,
 			      void *arg);
 
 static void pasr_walk_free_blocks(struct zone *only, int mt,
-				     pasr_block_fn fn, void *arg)
+				  pasr_block_fn fn, void *arg)
 {
 	struct page *page, *next;
 	struct list_head *list;
@@ -690,7 +690,7 @@ int pasr_shim_partly_free_blocks(void)
 	}
 	if (top)
 		pasr_walk_free_blocks(top, MIGRATE_MOVABLE,
-					 pasr_count_partly_free, &n);
+				      pasr_count_partly_free, &n);
 	return n;
 }
 
