@@ -511,7 +511,10 @@ static void pasr_walk_free_blocks(struct zone *only, int mt,
 	}
 }
 
-/* Whether @page's section is mapped and only partly counted free. */
+/*
+ * Whether @page lies outside every section, or in one that is only partly
+ * counted free.
+ */
 static bool pasr_in_partly_free_section(struct page *page)
 {
 	struct pasr_section_info s;
