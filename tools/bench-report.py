@@ -481,9 +481,10 @@ unset multiplot
 
 def check_complete(runs, trans):
     """Every boot must hold every round of every case, and no error: a failed
-    or missing round fails the report (and so 'make bench'), it is not skipped."""
+    or missing round fails the report (and so 'make bench'), it is not skipped.
+    @trans maps a transition configuration ('trans', 'trans-rep') to its boots."""
     bad, groups = [], {}
-    for cfg, boots in list(runs.items()) + [("trans", trans)]:
+    for cfg, boots in list(runs.items()) + list(trans.items()):
         for r in boots:
             where = f"boot '{cfg}' {r['boot']}"
             if r["errors"]:
@@ -506,14 +507,15 @@ def check_complete(runs, trans):
                 if len(xs) != rounds:
                     bad.append(f"{where}: {k}: {len(xs)} rounds, expected {rounds}")
     # every boot of a configuration has the cases any boot of it has
-    for cfg in list(runs) + ["trans"]:
+    for cfg in list(runs) + list(trans):
         keys = [k for (c, _), g in groups.items() if c == cfg for k in g]
         for (c, n), g in groups.items():
             if c == cfg:
                 for k in sorted(set(keys) - set(g)):
                     bad.append(f"boot '{cfg}' {n}: no {k} rounds")
-    if trans and not any(groups[("trans", r["boot"])] for r in trans):
-        bad.append("transition boots: no transition rounds")
+    for cfg, boots in trans.items():
+        if boots and not any(groups[(cfg, r["boot"])] for r in boots):
+            bad.append(f"boots '{cfg}': no transition rounds")
     if bad:
         sys.exit("bench-report: incomplete or failed benchmark boots:\n  " + "\n  ".join(bad))
 
@@ -527,19 +529,25 @@ def boots_text(nboots):
     return ", ".join(f"{c} {n}" for c, n in nboots.items())
 
 
-def trans_section(out, P, trans, a, unit, icount):
-    """The transition case (boot-trans-N.log): sections forced to enter and leave
-    "entirely free". Exits non-zero if it made no mask update: then it did not
-    measure the locked path."""
-    P("#### Locked path: sections entering and leaving \"entirely free\", all CPUs contending")
+def trans_section(out, P, trans, a, unit, icount, backend, tag):
+    """The transition case (boot-trans-N.log, boot-trans-rep-N.log with the
+    reporting backend): sections forced to enter and leave "entirely free".
+    Exits non-zero if it made no mask update: then it did not measure the
+    locked path."""
+    P(f"#### Locked path, {backend} backend: sections entering and leaving \"entirely free\", "
+      "all CPUs contending")
     P("")
     if not trans:
-        P("**Not run** (BENCH_TRANS=0).")
+        P("**Not run** (BENCH_TRANS=0" + (" or BENCH_REPORTING=0" if tag else "") + ").")
         P("")
         return
     info = trans[0]["trans_info"]
+    if info.get("backend", "hooks") != backend:
+        sys.exit(f"bench-report: the {backend} transition boots ran the "
+                 f"{info.get('backend')} backend")
     sec, blk = int(info.get("section_bytes", 0)), int(info.get("block_bytes", 1))
-    P(f"`echo transitions > /sys/kernel/debug/pasr_bench/run` on the **on** kernel, "
+    P(f"`echo transitions > /sys/kernel/debug/pasr_bench/run` on the **on** kernel"
+      + (", `pasr.backend=reporting`, " if tag else ", ") +
       f"-smp {a.trans_smp}, {len(trans)} boot{'s' if len(trans) != 1 else ''}: one kthread "
       f"per CPU ({info.get('cpus', '?')} CPUs; also 1 thread alone), "
       + ("each on its own entirely free section"
@@ -549,10 +557,16 @@ def trans_section(out, P, trans, a, unit, icount):
       + f" ({sec >> 20} MiB, {sec // blk} max-order blocks), takes a max-order block off the free list and puts it back, as free "
       "page reporting does (`__isolate_free_page()`, `__putback_isolated_page()` under "
       "zone->lock, through the same PASR hooks as `alloc_pages()` and `__free_pages()`), "
-      "cycling over the section's blocks. **transitions**: each take makes the section leave "
+      "cycling over the section's blocks"
+      + (": the take goes through `pasr_unreport()` (the block was put back marked reported), "
+         "the put-back is page reporting's, `pasr_put()` as the report callback does it, then "
+         "the block back on its list marked reported" if tag else "")
+      + ". **transitions**: each take makes the section leave "
       "\"entirely free\" and each put-back makes it enter it again: the lock, the mask "
       "recomputation, the controller callback (dies without a controller get one that stores "
-      "the value and counts), and the steering walk over the section's blocks. **pinned**: "
+      "the value and counts)"
+      + ("" if tag else ", and the placement rule's walk over the section's blocks")
+      + ". **pinned**: "
       "the same loop with one block of the section held throughout, so no section changes "
       "state: the lock-free path. A cycle = one take + one put-back.")
     P("")
@@ -581,7 +595,7 @@ def trans_section(out, P, trans, a, unit, icount):
             g["cb"].append(med([t["callbacks"] for t in ts]))
             g["hooks"].append(med([t["hook_calls"] / t["cycles"] for t in ts]))
             g["skip"].append(sum(t["skipped"] for t in ts))
-    write_csv(os.path.join(out, "transitions.csv"),
+    write_csv(os.path.join(out, f"transitions{tag}.csv"),
               ["boot", "threads", "mode", "round", "cycles", "ns", "pasr_hook_calls",
                "mask_updates", "callbacks", "skipped_blocks"], rows)
     P(f"| threads | mode | cycles/round | {unit} per cycle | spread | PASR hook calls per "
@@ -612,7 +626,7 @@ def trans_section(out, P, trans, a, unit, icount):
           f"round ({per_cycle:.2f} per cycle); cost per transition (ns per cycle, transitions "
           f"against pinned, over transitions per cycle): **{fmt(cost)} {unit.split(' ')[0]}**"
           + (f", the work of all {n} CPUs" if n > 1 and icount else ""))
-    write_csv(os.path.join(out, "transitions-summary.csv"),
+    write_csv(os.path.join(out, f"transitions{tag}-summary.csv"),
               ["threads", "ns_per_cycle_transitions", "ns_per_cycle_pinned",
                "transitions_per_cycle", "ns_per_transition", "mask_updates_per_round"], summary)
     skipped = sum(sum(g["skip"]) for g in groups.values())
@@ -659,12 +673,14 @@ def main():
             if got != cfg:
                 sys.exit(f"bench-report: boot '{cfg}' {r['boot']}: the kernel says pasr={got}, "
                          f"expected {cfg}")
-    trans = []
+    trans = {"trans": [], "trans-rep": []}
     for name in os.listdir(out):
-        m = re.fullmatch(r"boot-trans-(\d+)\.log", name)
+        m = re.fullmatch(r"boot-(trans|trans-rep)-(\d+)\.log", name)
         if m:
-            trans.append(dict(parse_log(os.path.join(out, name)), boot=int(m.group(1))))
-    trans.sort(key=lambda r: r["boot"])
+            trans[m.group(1)].append(dict(parse_log(os.path.join(out, name)),
+                                          boot=int(m.group(2))))
+    for boots in trans.values():
+        boots.sort(key=lambda r: r["boot"])
     check_complete(runs, trans)
     nboots = {cfg: len(b) for cfg, b in runs.items()}
 
@@ -703,8 +719,9 @@ def main():
                    for m in POWER_MODES}
     parts = [f"allocator, per-call and boot cost: {boots_text(nboots)} "
              f"({', '.join(c for c in nboots)}), -smp {a.smp}"]
-    parts.append(f"transitions: {len(trans)} boot{'s' if len(trans) != 1 else ''}, "
-                 f"-smp {a.trans_smp}" if trans else "transitions: not run")
+    for cfg, boots in trans.items():
+        parts.append(f"{cfg}: {len(boots)} boot{'s' if len(boots) != 1 else ''}, "
+                     f"-smp {a.trans_smp}" if boots else f"{cfg}: not run")
     parts.append("power: " + ", ".join(f"{m} {n} boot{'s' if n != 1 else ''}"
                                        for m, n in power_boots.items() if n)
                  if any(power_boots.values()) else "power: not run")
@@ -901,7 +918,8 @@ def main():
     P("")
 
     # ---- 1b. transitions: the locked path ----------------------------------
-    trans_section(out, P, trans, a, unit, icount)
+    trans_section(out, P, trans["trans"], a, unit, icount, "hooks", "")
+    trans_section(out, P, trans["trans-rep"], a, unit, icount, "reporting", "-rep")
 
     # ---- 2. per-call -------------------------------------------------------
     P("### 2. Per-call cost of pasr_put / pasr_get")
@@ -1049,8 +1067,9 @@ plot '{dat}' using 1:3:4 with filledcurves fs transparent solid 0.2 title '+-10%
 
     csvs = ["alloc.csv", "alloc-summary.csv", "off-vs-absent.csv", "latency.csv",
             "workload.csv", "calls.csv", "boot.csv"]
-    if trans:
-        csvs += ["transitions.csv", "transitions-summary.csv"]
+    for tag, cfg in (("", "trans"), ("-rep", "trans-rep")):
+        if trans[cfg]:
+            csvs += [f"transitions{tag}.csv", f"transitions{tag}-summary.csv"]
     if "power.png" in power_pngs or os.path.exists(os.path.join(out, "power.csv")):
         csvs += ["power.csv", "power-summary.csv"]
     P("Files: " + ", ".join(f"`build/bench/{n}`" for n in csvs + pngs + power_pngs) + ".")

@@ -30,7 +30,8 @@
 #      the repeated boots measure that noise.
 #      transitions: the bench kernel, layout given, BENCH_TRANS_SMP (4) vCPUs,
 #        BENCH_BOOTS times: sections forced to enter and leave "entirely free"
-#        by one kthread per CPU (the locked path; skip: BENCH_TRANS=0)
+#        by one kthread per CPU (the locked path; skip: BENCH_TRANS=0);
+#        trans-rep: the same with pasr.backend=reporting (BENCH_REPORTING)
 #      A boot whose benchmark failed (ENOMEM, an error line, a missing or
 #      truncated result) fails the bench.
 #   4. power-down effectiveness: the bench-power kernel on BENCH_POWER_MEM (2G)
@@ -371,7 +372,11 @@ for n in $(seq 1 "$BOOTS"); do
 		fi
 	fi
 	# the locked path: sections forced in and out of "entirely free", all CPUs
-	[ "$TRANS" != 1 ] || boot trans "$n" bench "bench.part=transitions" "$TRANS_SMP"
+	if [ "$TRANS" = 1 ]; then
+		boot trans "$n" bench "bench.part=transitions" "$TRANS_SMP"
+		[ "$REPORTING" != 1 ] ||
+			boot trans-rep "$n" bench "bench.part=transitions pasr.backend=reporting" "$TRANS_SMP"
+	fi
 done
 
 # ---- power-down effectiveness ------------------------------------------------

@@ -27,6 +27,10 @@
  * block of the section held throughout ("pinned") makes no transition: the
  * difference is the cost of the transitions. Dies without a controller get
  * a callback that stores the value, as a driver would, and counts the calls.
+ * With the reporting backend (pasr.backend=reporting), the put-back is page
+ * reporting's: pasr_put() as the report callback does it, then the block
+ * back on its list marked reported, so that each take lowers the masks
+ * through pasr_unreport() under zone->lock.
  *
  * /sys/kernel/debug/pasr_bench/freeable tells, per section, whether it could
  * be emptied: it holds no unmovable memory (the power part's ideal).
@@ -235,6 +239,7 @@ static void bench_calls(const struct bench_call_case *c)
  */
 #define BENCH_TRANS_CYCLES	1000	/* take + put-back per thread and round */
 #define BENCH_TRANS_MAX_DIES	16
+#define BENCH_TRANS_WAIT_NS	(30ULL * NSEC_PER_SEC)
 
 struct bench_trans_thread {
 	unsigned long pfn;	/* first pfn of the thread's section */
@@ -287,6 +292,34 @@ static void bench_trans_put_back(struct page *page)
 	spin_unlock_irqrestore(&zone->lock, flags);
 }
 
+/* Whether this run of "transitions" uses the reporting backend's paths. */
+static bool bench_trans_reporting;
+
+/*
+ * Gives back a block taken by bench_trans_take(). With the hooks backend,
+ * the put-back is the hook. With the reporting backend, what page
+ * reporting does with an isolated block: the report callback's work
+ * (pasr_put(), outside zone->lock), then the put-back, marked reported, so
+ * that the next take goes through pasr_unreport().
+ */
+static void bench_trans_give(struct page *page)
+{
+	struct zone *zone = page_zone(page);
+	unsigned long flags;
+
+	if (!bench_trans_reporting) {
+		bench_trans_put_back(page);
+		return;
+	}
+	pasr_put(PFN_PHYS(page_to_pfn(page)), PAGE_SIZE << MAX_PAGE_ORDER);
+	spin_lock_irqsave(&zone->lock, flags);
+	__putback_isolated_page(page, MAX_PAGE_ORDER,
+				get_pageblock_migratetype(page));
+	if (PageBuddy(page) && buddy_order(page) == MAX_PAGE_ORDER)
+		__SetPageReported(page);
+	spin_unlock_irqrestore(&zone->lock, flags);
+}
+
 static int bench_trans_fn(void *data)
 {
 	struct bench_trans_thread *t = data;
@@ -309,7 +342,7 @@ static int bench_trans_fn(void *data)
 			continue;
 		}
 		miss = 0;
-		bench_trans_put_back(page);
+		bench_trans_give(page);
 		done++;
 		cond_resched();
 	}
@@ -453,7 +486,7 @@ static bool bench_trans_round(const char *mode, bool pinned,
 	}
 	for (i = 0; i < nthreads; i++)
 		if (bench_trans_pinned[i])
-			bench_trans_put_back(bench_trans_pinned[i]);
+			bench_trans_give(bench_trans_pinned[i]);
 	if (err) {
 		bench_error("trans mode=%s threads=%u round=%d error=%d\n",
 			    mode, nthreads, round, err);
@@ -474,22 +507,32 @@ static void bench_transitions(void)
 	unsigned int cpus = num_online_cpus(), nthreads[2] = { 1, cpus };
 	bool registered[BENCH_TRANS_MAX_DIES] = { };
 	static const char * const modes[2] = { "pinned", "transitions" };
-	int m, n, r, nsecs;
+	int m, n, r, nsecs, found = 0;
+	u64 t0;
 
 	if (!static_key_enabled(&pasr_enabled_key)) {
 		bench_error("trans error=pasr-off\n");
 		return;
 	}
+	bench_trans_reporting = static_key_enabled(&pasr_reporting_key);
 	nsecs = min_t(unsigned int, cpus, ARRAY_SIZE(bench_trans_secs));
-	nsecs = bench_trans_sections(secs, nsecs);
+	/* reporting: free sections count free once page reporting ran */
+	for (t0 = ktime_get_ns(); ktime_get_ns() - t0 < BENCH_TRANS_WAIT_NS;
+	     msleep(100)) {
+		found = bench_trans_sections(secs, nsecs);
+		if (found == nsecs || !bench_trans_reporting)
+			break;
+	}
+	nsecs = found;
 	if (!nsecs) {
 		bench_error("trans error=no-entirely-free-section\n");
 		return;
 	}
 	bench_register(registered);
 	seq_buf_printf(&bench_buf,
-		       "PASR-BENCH: trans-info cpus=%u sections=%d block_bytes=%lu section_bytes=%llu\n",
-		       cpus, nsecs, PAGE_SIZE << MAX_PAGE_ORDER, secs[0].size);
+		       "PASR-BENCH: trans-info backend=%s cpus=%u sections=%d block_bytes=%lu section_bytes=%llu\n",
+		       bench_trans_reporting ? "reporting" : "hooks", cpus, nsecs,
+		       PAGE_SIZE << MAX_PAGE_ORDER, secs[0].size);
 	for (n = 0; n < (cpus > 1 ? 2 : 1); n++) {
 		for (m = 0; m < 2; m++) {
 			/* warm-up round (-1), not printed */
