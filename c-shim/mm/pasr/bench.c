@@ -510,7 +510,7 @@ static void bench_transitions(void)
 	int m, n, r, nsecs, found = 0;
 	u64 t0;
 
-	if (!static_key_enabled(&pasr_enabled_key)) {
+	if (!pasr_is_on()) {
 		bench_error("trans error=pasr-off\n");
 		return;
 	}
