@@ -78,9 +78,17 @@ bool pasr_die_range(int die, u64 *base, u64 *size);
  * is out of line and cold: __pasr_kput() (mm/page_alloc.c) counts the block
  * free and applies PASR's placement rule (see pasr_place()), __pasr_kget()
  * counts it used and lowers the masks that relied on it.
+ *
+ * The out-of-line entry points, __pasr_unreport() below included, are
+ * __preserve_most: the caller keeps its registers across the call, so the
+ * rare call does not change how the allocator's fast paths, which inline
+ * the free-list helpers, use registers. It needs clang 17 or later and is
+ * a no-op otherwise; then the mere presence of the call costs a few
+ * instructions per allocation even with PASR off (docs/benchmarks.md).
  */
-void __cold __pasr_kput(struct page *page, struct zone *zone, int migratetype);
-void __cold __pasr_kget(struct page *page);
+void __cold __preserve_most __pasr_kput(struct page *page, struct zone *zone,
+					int migratetype);
+void __cold __preserve_most __pasr_kget(struct page *page);
 bool pasr_put_block(phys_addr_t paddr, unsigned long size, u64 *start,
 		    u64 *size_out);
 
@@ -131,7 +139,7 @@ static inline void pasr_kget(struct page *page, unsigned int order)
  * under zone->lock, before the block can be used: the core lowers the
  * masks that relied on it at once.
  */
-void __pasr_unreport(struct page *page);
+void __cold __preserve_most __pasr_unreport(struct page *page);
 
 static __always_inline void pasr_unreport(struct page *page,
 					  unsigned int order)

@@ -226,6 +226,17 @@ u64 pasr_shim_now_ns(void)
 static DEFINE_MUTEX(pasr_reporting_mutex);
 static bool pasr_reporting_registered;	/* under pasr_reporting_mutex */
 
+/* The free max-order block at @page: counted free, or used again. */
+static void pasr_put_page_block(struct page *page)
+{
+	pasr_put(PFN_PHYS(page_to_pfn(page)), PAGE_SIZE << MAX_PAGE_ORDER);
+}
+
+static void pasr_get_page_block(struct page *page)
+{
+	pasr_get(PFN_PHYS(page_to_pfn(page)), PAGE_SIZE << MAX_PAGE_ORDER);
+}
+
 static int pasr_report(struct page_reporting_dev_info *prdev,
 		       struct scatterlist *sgl, unsigned int nents)
 {
@@ -235,7 +246,7 @@ static int pasr_report(struct page_reporting_dev_info *prdev,
 	/* smaller blocks come if page_reporting.page_reporting_order= asks */
 	for_each_sg(sgl, sg, nents, i)
 		if (sg->length == PAGE_SIZE << MAX_PAGE_ORDER)
-			pasr_put(PFN_PHYS(page_to_pfn(sg_page(sg))), sg->length);
+			pasr_put_page_block(sg_page(sg));
 	return 0;
 }
 
@@ -249,7 +260,7 @@ void __pasr_unreport(struct page *page)
 	/* test-only: the block is used while PASR still counts it free */
 	if (pasr_fault(PASR_FAULT_NO_UNREPORT))
 		return;
-	pasr_get(PFN_PHYS(page_to_pfn(page)), PAGE_SIZE << MAX_PAGE_ORDER);
+	pasr_get_page_block(page);
 }
 
 /* Stops reporting; a report under way is finished (and drained) first. */
@@ -511,16 +522,22 @@ static void pasr_walk_free_blocks(struct zone *only, int mt,
 	}
 }
 
-/*
- * Whether @page lies outside every section, or in one that is only partly
- * counted free.
- */
-static bool pasr_in_partly_free_section(struct page *page)
+/* Where the block at @page lies, for the placement rule. */
+enum pasr_block_where {
+	PASR_BLOCK_OUTSIDE,		/* in no section */
+	PASR_BLOCK_PARTLY_FREE,		/* in a section partly counted free */
+	PASR_BLOCK_ENTIRELY_FREE,	/* in a section entirely counted free */
+};
+
+static enum pasr_block_where pasr_block_where(struct page *page)
 {
 	struct pasr_section_info s;
 	int i = pasr_rs_lookup(PFN_PHYS(page_to_pfn(page)));
 
-	return i < 0 || !pasr_rs_section_info(i, &s) || s.free < s.size;
+	if (i < 0 || !pasr_rs_section_info(i, &s))
+		return PASR_BLOCK_OUTSIDE;
+	return s.free < s.size ? PASR_BLOCK_PARTLY_FREE :
+				 PASR_BLOCK_ENTIRELY_FREE;
 }
 
 #ifdef CONFIG_PASR_KUNIT_TEST
@@ -530,7 +547,7 @@ bool pasr_steering_off;
 /* Hooks backend: a max-order block leaves a free list (see pasr_kget()). */
 void __pasr_kget(struct page *page)
 {
-	pasr_get(PFN_PHYS(page_to_pfn(page)), PAGE_SIZE << MAX_PAGE_ORDER);
+	pasr_get_page_block(page);
 }
 
 /*
@@ -544,18 +561,20 @@ void __pasr_kget(struct page *page)
 static void __init pasr_seed_count(struct page *page, struct list_head *list,
 				   void *unused)
 {
-	pasr_put(PFN_PHYS(page_to_pfn(page)), PAGE_SIZE << MAX_PAGE_ORDER);
+	pasr_put_page_block(page);
 }
 
 /*
  * Once every block is counted: the placement rule (pasr_place() in
- * mm/page_alloc.c) for the whole list. The blocks of partly free sections go
- * to the head, so the blocks of entirely free sections end up behind them.
+ * mm/page_alloc.c) for the whole list. The blocks of partly free sections,
+ * and those outside every section, go to the head, so the blocks of
+ * entirely free sections end up behind them. (Their order among themselves
+ * is reversed, which the allocator does not care about.)
  */
 static void __init pasr_seed_place(struct page *page, struct list_head *list,
 				   void *unused)
 {
-	if (pasr_in_partly_free_section(page))
+	if (pasr_block_where(page) != PASR_BLOCK_ENTIRELY_FREE)
 		list_move(&page->buddy_list, list);
 }
 
@@ -676,8 +695,7 @@ struct page *pasr_shim_alloc_movable_block(u64 *paddr)
 static void pasr_count_partly_free(struct page *page, struct list_head *list,
 				   void *n)
 {
-	if (pasr_in_partly_free_section(page) &&
-	    pasr_rs_lookup(PFN_PHYS(page_to_pfn(page))) >= 0)
+	if (pasr_block_where(page) == PASR_BLOCK_PARTLY_FREE)
 		(*(int *)n)++;
 }
 
