@@ -85,10 +85,18 @@ bool pasr_die_range(int die, u64 *base, u64 *size);
  * the free-list helpers, use registers. It needs clang 17 or later and is
  * a no-op otherwise; then the mere presence of the call costs a few
  * instructions per allocation even with PASR off (docs/benchmarks.md).
+ * Hidden from bindgen, which cannot represent that calling convention
+ * (Rust never calls these).
  */
-void __cold __preserve_most __pasr_kput(struct page *page, struct zone *zone,
-					int migratetype);
-void __cold __preserve_most __pasr_kget(struct page *page);
+#ifdef __BINDGEN__
+#define __pasr_slowpath __cold
+#else
+#define __pasr_slowpath __cold __preserve_most
+#endif
+
+void __pasr_slowpath __pasr_kput(struct page *page, struct zone *zone,
+				 int migratetype);
+void __pasr_slowpath __pasr_kget(struct page *page);
 bool pasr_put_block(phys_addr_t paddr, unsigned long size, u64 *start,
 		    u64 *size_out);
 
@@ -139,7 +147,7 @@ static inline void pasr_kget(struct page *page, unsigned int order)
  * under zone->lock, before the block can be used: the core lowers the
  * masks that relied on it at once.
  */
-void __cold __preserve_most __pasr_unreport(struct page *page);
+void __pasr_slowpath __pasr_unreport(struct page *page);
 
 static __always_inline void pasr_unreport(struct page *page,
 					  unsigned int order)
