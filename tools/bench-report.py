@@ -556,8 +556,9 @@ def trans_section(out, P, trans, a, unit, icount, backend, tag):
          "(fewer than CPUs)")
       + f" ({sec >> 20} MiB, {sec // blk} max-order blocks), takes a max-order block off the free list and puts it back, as free "
       "page reporting does (`__isolate_free_page()`, `__putback_isolated_page()` under "
-      "zone->lock, through the same PASR hooks as `alloc_pages()` and `__free_pages()`), "
-      "cycling over the section's blocks"
+      "zone->lock"
+      + ("" if tag else ", through the same PASR hooks as `alloc_pages()` and `__free_pages()`")
+      + "), cycling over the section's blocks"
       + (": the take goes through `pasr_unreport()` (the block was put back marked reported), "
          "the put-back is page reporting's, `pasr_put()` as the report callback does it, then "
          "the block back on its list marked reported" if tag else "")
