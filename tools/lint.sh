@@ -69,12 +69,16 @@ fi
 #                      core, so the exports cannot follow them (as rust/exports.c).
 #   mm/pasr/kunit.rs:  EMBEDDED_FILENAME: kernel::kunit_assert! takes the file name
 #                      as a literal, for the failure's file:line.
+#   mm/pasr/bench.c:   CAMELCASE: __SetPageReported(), a page-flag accessor (checkpatch
+#                      exempts Page/SetPage/ClearPage names, not their __ forms); the
+#                      transition case marks blocks reported as page reporting does.
 CP_IGNORE=FILE_PATH_CHANGES
 CP_WAIVERS=(
 	'OPEN_ENDED_LINE=include/trace/events/*.h'
 	'PARENTHESIS_ALIGNMENT=include/trace/events/*.h'
 	'EXPORT_SYMBOL=mm/pasr/shim.c'
 	'EMBEDDED_FILENAME=mm/pasr/kunit.rs'
+	'CAMELCASE=mm/pasr/bench.c'
 )
 checkpatch() { # checkpatch NAME PATCH [--strict]
 	local name="$1" patch="$2" rc=0

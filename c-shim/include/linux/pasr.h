@@ -89,14 +89,14 @@ bool pasr_die_range(int die, u64 *base, u64 *size);
  * (Rust never calls these).
  */
 #ifdef __BINDGEN__
-#define __pasr_slowpath __cold
+#define __pasr_slowpath
 #else
-#define __pasr_slowpath __cold __preserve_most
+#define __pasr_slowpath __preserve_most
 #endif
 
-void __pasr_slowpath __pasr_kput(struct page *page, struct zone *zone,
-				 int migratetype);
-void __pasr_slowpath __pasr_kget(struct page *page);
+void __cold __pasr_slowpath __pasr_kput(struct page *page, struct zone *zone,
+					int migratetype);
+void __cold __pasr_slowpath __pasr_kget(struct page *page);
 bool pasr_put_block(phys_addr_t paddr, unsigned long size, u64 *start,
 		    u64 *size_out);
 
@@ -147,7 +147,7 @@ static inline void pasr_kget(struct page *page, unsigned int order)
  * under zone->lock, before the block can be used: the core lowers the
  * masks that relied on it at once.
  */
-void __pasr_slowpath __pasr_unreport(struct page *page);
+void __cold __pasr_slowpath __pasr_unreport(struct page *page);
 
 static __always_inline void pasr_unreport(struct page *page,
 					  unsigned int order)
