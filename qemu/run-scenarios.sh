@@ -13,7 +13,9 @@
 # BACKENDS="hooks reporting" boots a scenario once per PASR backend: as it
 # is, then as NAME-reporting with pasr.backend=reporting appended to CMDLINE
 # and "hooks backend" read as "reporting backend" in EXPECT (not in the
-# debug run, where pasr-reporting covers the reporting backend).
+# debug run, which boots one backend: the first, or the reporting backend
+# as NAME-reporting if the scenario says DEBUG_BACKEND=reporting, so that
+# scenarios make check boots with the hooks run with the other there).
 # A scenario that passed is not booted again while its inputs (kernel,
 # initramfs, DT sources, the scenario and these scripts) are unchanged: its
 # results are reused and the log says so. PASR_NO_CACHE=1 boots everything.
@@ -82,9 +84,15 @@ for conf in "${confs[@]}"; do
 		fail=1
 		continue
 	fi
+	# the debug run boots one backend: DEBUG_BACKEND=reporting picks the
+	# reporting backend there, for scenarios make check boots with the hooks
+	# shellcheck disable=SC1090
+	if [ "$DEBUG_RUN" = 1 ] &&
+		[ "$(DEBUG_BACKEND=""; . "$conf"; echo "$DEBUG_BACKEND")" = reporting ]; then
+		runs+=("$conf|reporting")
+		continue
+	fi
 	runs+=("$conf")
-	# the debug run boots the first backend only: pasr-reporting covers the
-	# other there, and the debug kernel is three times slower
 	# shellcheck disable=SC1090
 	if [ "$DEBUG_RUN" != 1 ] &&
 		grep -qw reporting <<<"$(BACKENDS=""; . "$conf"; echo "$BACKENDS")"; then
@@ -99,7 +107,7 @@ run_one() {
 	[ "$conf" = "$run" ] || backend="${run#*|}"
 	NAME="$(basename "$conf" .conf)" MEM=1G SMP=2 CMDLINE="" TIMEOUT=300 EXPECT="" REJECT=""
 	DT_LAYOUT="" ALLOW_WARN=0 KEXEC_DISK=0 DEBUG=0 DEBUG_CMDLINE="" DEBUG_SPLAT="" PANIC=""
-	BACKENDS=""
+	BACKENDS="" DEBUG_BACKEND=""
 	# shellcheck disable=SC1090
 	. "$conf"
 	if [ "$backend" = reporting ]; then
