@@ -6,7 +6,7 @@ mod common;
 
 use common::*;
 use pasr_host::layout::Mode;
-use pasr_host::map::{legal_mask, RegisterError, State};
+use pasr_host::map::{div_rem_u64, legal_mask, RegisterError, State};
 use std::ffi::c_void;
 use std::sync::Mutex;
 
@@ -318,4 +318,43 @@ fn verify_finds_counters_and_masks_that_disagree() {
             .collect::<Vec<_>>(),
         [(0, true, false), (8, true, false)]
     );
+}
+
+/// The division the map uses instead of `/` and `%` on `u64` (32-bit ARM has no 64-bit divide)
+/// agrees with them, edges included: powers of two, divisors above 2^63, `n < d`, and 0.
+#[test]
+fn div_rem_u64_agrees_with_the_native_division() {
+    let mut x = 0x9e37_79b9_7f4a_7c15u64;
+    let mut next = || {
+        x ^= x << 13;
+        x ^= x >> 7;
+        x ^= x << 17;
+        x
+    };
+    let mut cases = vec![
+        (0, 1),
+        (u64::MAX, 1),
+        (u64::MAX, u64::MAX),
+        (u64::MAX - 1, u64::MAX),
+        (u64::MAX, (1 << 63) + 1),
+        (1 << 63, (1 << 63) + 1),
+        (512 << 20, 3),
+        (512 << 20, 64),
+        (0x4000_0000, 5 << 20),
+        (7, 8),
+    ];
+    for _ in 0..100_000 {
+        let n = next();
+        let d = match next() % 4 {
+            0 => next() >> (next() % 64),
+            1 => 1 << (next() % 64),
+            2 => next() % 100 + 1,
+            _ => next() | (1 << 63),
+        };
+        cases.push((n, d.max(1)));
+    }
+    for (n, d) in cases {
+        assert_eq!(div_rem_u64(n, d), Some((n / d, n % d)), "{n} / {d}");
+    }
+    assert_eq!(div_rem_u64(1, 0), None);
 }

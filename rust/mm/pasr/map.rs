@@ -491,17 +491,15 @@ impl<E: Env> Map<E> {
             if d.size == 0 {
                 return Err(die_err(i, ErrorKind::ZeroSize));
             }
-            if d.sections == 0
-                || d.sections > MAX_SECTIONS_PER_DIE
-                || d.size % u64::from(d.sections) != 0
-            {
-                return Err(die_err(i, ErrorKind::BadSectionCount));
-            }
-            let sect = d.size / u64::from(d.sections);
+            let sect = match div_rem_u64(d.size, u64::from(d.sections)) {
+                Some((sect, 0)) if d.sections <= MAX_SECTIONS_PER_DIE => sect,
+                _ => return Err(die_err(i, ErrorKind::BadSectionCount)),
+            };
             if sect < min_section {
                 return Err(die_err(i, ErrorKind::SectionTooSmall));
             }
-            if sect % min_section != 0 || d.base % sect != 0 {
+            let aligned = |a: u64, b: u64| matches!(div_rem_u64(a, b), Some((_, 0)));
+            if !aligned(sect, min_section) || !aligned(d.base, sect) {
                 return Err(die_err(i, ErrorKind::Misaligned));
             }
             if d.base.checked_add(d.size).is_none() {
@@ -530,7 +528,8 @@ impl<E: Env> Map<E> {
         let mut shift = 63;
         for (di, &i) in order[..dies.len()].iter().enumerate() {
             let d = &dies[i];
-            let sect = d.size / u64::from(d.sections);
+            // Checked above: `sections` divides `size`.
+            let sect = div_rem_u64(d.size, u64::from(d.sections)).map_or(0, |(q, _)| q);
             self.dies[di] = Die {
                 base: d.base,
                 size: d.size,
@@ -1255,6 +1254,32 @@ impl<E: Env> Map<E> {
         }
         (covered, free, masked)
     }
+}
+
+/// `n / d` and `n % d`, or `None` if `d` is 0, without a 64-bit division.
+///
+/// 32-bit ARM has no 64-bit divide instruction: rustc would call `__aeabi_uldivmod`, which the
+/// kernel does not provide to Rust. A power of two is a shift and a mask; anything else is a
+/// binary long division of 64 steps, which is only ever done while configuring the map.
+pub fn div_rem_u64(n: u64, d: u64) -> Option<(u64, u64)> {
+    if d == 0 {
+        return None;
+    }
+    if d.is_power_of_two() {
+        return Some((n >> d.trailing_zeros(), n & (d - 1)));
+    }
+    let (mut q, mut r) = (0u64, 0u64);
+    for i in (0..64).rev() {
+        // `r < d` before the shift, so the true `2r + bit` is below `2^64 + d`: with the bit
+        // shifted out of `r` set, it is at least `d`, and the wrapping subtraction is exact.
+        let carry = r >> 63;
+        r = (r << 1) | ((n >> i) & 1);
+        if carry != 0 || r >= d {
+            r = r.wrapping_sub(d);
+            q |= 1 << i;
+        }
+    }
+    Some((q, r))
 }
 
 /// The largest legal mask for `mode` within `maskable`, and its register value.

@@ -386,7 +386,7 @@ fn print_map(map: &Map<LiveEnv>) {
             die.base,
             die.base + die.size - 1,
             die.sections,
-            (die.size / die.sections as u64) >> 20,
+            map.section(die.first_section).map_or(0, |s| s.size >> 20),
             die.mode.name()
         );
         for i in die.first_section..die.first_section + die.sections {
@@ -843,12 +843,14 @@ pub unsafe extern "C" fn pasr_rs_bench_calls(dies: c_int, sections: c_int, itera
     if map.configure(&l, block).is_err() {
         return 0;
     }
-    let blocks = u64::try_from(dies).unwrap_or(0) * DIE / block;
+    // No 64-bit division (32-bit ARM has none): `block` is a power of two, and there are at
+    // most 16 * 128 blocks, so the index below is a 32-bit remainder.
+    let blocks = ((u64::try_from(dies).unwrap_or(0) * DIE) >> block.trailing_zeros()) as u32;
     let env = KernelEnv::<false> {};
     let start = env.now_ns();
     for i in 0..iterations {
         // Spread over every block of every die, so the lookup sees the whole table.
-        let addr = 0x4000_0000 + (i.wrapping_mul(7919) % blocks) * block;
+        let addr = 0x4000_0000 + u64::from((i.wrapping_mul(7919) as u32) % blocks) * block;
         map.put(addr, block);
         map.get(addr, block);
     }
