@@ -281,7 +281,8 @@ static bool bench_trans_take(struct page *page)
 	return ok;
 }
 
-static void bench_trans_put_back(struct page *page)
+/* Puts a block taken by bench_trans_take() back, marked @reported or not. */
+static void bench_trans_put_back(struct page *page, bool reported)
 {
 	struct zone *zone = page_zone(page);
 	unsigned long flags;
@@ -289,6 +290,8 @@ static void bench_trans_put_back(struct page *page)
 	spin_lock_irqsave(&zone->lock, flags);
 	__putback_isolated_page(page, MAX_PAGE_ORDER,
 				get_pageblock_migratetype(page));
+	if (reported && PageBuddy(page) && buddy_order(page) == MAX_PAGE_ORDER)
+		__SetPageReported(page);
 	spin_unlock_irqrestore(&zone->lock, flags);
 }
 
@@ -304,20 +307,10 @@ static bool bench_trans_reporting;
  */
 static void bench_trans_give(struct page *page)
 {
-	struct zone *zone = page_zone(page);
-	unsigned long flags;
-
-	if (!bench_trans_reporting) {
-		bench_trans_put_back(page);
-		return;
-	}
-	pasr_put(PFN_PHYS(page_to_pfn(page)), PAGE_SIZE << MAX_PAGE_ORDER);
-	spin_lock_irqsave(&zone->lock, flags);
-	__putback_isolated_page(page, MAX_PAGE_ORDER,
-				get_pageblock_migratetype(page));
-	if (PageBuddy(page) && buddy_order(page) == MAX_PAGE_ORDER)
-		__SetPageReported(page);
-	spin_unlock_irqrestore(&zone->lock, flags);
+	if (bench_trans_reporting)
+		pasr_put(PFN_PHYS(page_to_pfn(page)),
+			 PAGE_SIZE << MAX_PAGE_ORDER);
+	bench_trans_put_back(page, bench_trans_reporting);
 }
 
 static int bench_trans_fn(void *data)
@@ -612,14 +605,14 @@ static void bench_latency(void)
 		}
 		if (k < n || !pasr_rs_section_info(i, &s) || s.masked) {
 			while (k--)
-				bench_trans_put_back(bench_lat_pages[k]);
+				bench_trans_put_back(bench_lat_pages[k], false);
 			bench_error("latency round=%d error=%s\n", r,
 				    k < n ? "block-in-use" : "still-masked");
 			break;
 		}
 		t0 = ktime_get_ns();
 		for (k = 0; k < n; k++)
-			bench_trans_put_back(bench_lat_pages[k]);
+			bench_trans_put_back(bench_lat_pages[k], false);
 		page_reporting_notify_free(MAX_PAGE_ORDER);
 		if (!bench_lat_wait_masked(i, t0)) {
 			bench_error("latency round=%d error=not-masked-within-60s\n", r);
