@@ -50,6 +50,7 @@ drop_caches
 settle
 masked_s=0
 wait_reported
+[ "$en" = 1 ] && [ -r $SIM/status ] && wait_mask
 [ -r $SIM/status ] && masked_s=$(sim_total masked)
 if [ "$en" = 1 ] && [ -r $SIM/status ] && [ "$masked_s" -lt 1 ]; then
 	result pasr-fresh-anon FAIL "(PASR is on, but no section is masked before self-refresh: nothing to test)"

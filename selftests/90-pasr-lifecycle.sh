@@ -38,6 +38,7 @@ test_unbind() {
 		return
 	fi
 	wait_reported
+	wait_mask
 	m0=$(sim_total masked)
 	if [ "$m0" -lt 1 ]; then
 		result pasr-unbind FAIL "(no section masked before the unbind: nothing to check)"

@@ -160,9 +160,31 @@ wait_reported() {
 	done
 }
 
+# drain: empty the per-cpu free page lists into the buddy allocator (test-only
+# debugfs pasr/drain). PASR counts the pages on them as used, and after a
+# large free a few hundred of them, scattered, keep whole sections refreshed.
+drain() { [ ! -w $DBG/drain ] || echo 1 >$DBG/drain; }
+
+# wait_mask: wait (up to 60 s, 180 s on a KASAN kernel) until the simulated
+# controller has a section masked, compacting and draining the per-cpu lists
+# meanwhile. With the reporting backend, which does not steer, allocations
+# made while a test filled memory stay scattered over the sections; what is
+# left free is masked once reported.
+wait_mask() {
+	_i=0
+	_max=60
+	kasan && _max=180
+	while [ $_i -lt $_max ] && [ "$(sim_total masked)" -lt 1 ]; do
+		echo 1 >/proc/sys/vm/compact_memory 2>/dev/null
+		drain
+		sleep 1
+		_i=$((_i + 1))
+	done
+}
+
 # settle [ABOVE]: let freed memory get back to the buddy allocator as whole
-# max-order blocks (LRU batches drained by compaction; per-cpu page lists
-# shrink over the next seconds); with ABOVE, retry for up to 10 s (20 s with
+# max-order blocks (LRU batches drained by compaction, per-cpu page lists by
+# drain); with ABOVE, retry for up to 10 s (20 s with
 # the reporting backend, see wait_reported: a few hundred MiB freed are
 # reported in two or three runs, 2 s apart) until masked_bytes exceeds ABOVE
 settle() {
@@ -171,6 +193,7 @@ settle() {
 	reporting && _max=20
 	while [ $_i -lt $_max ]; do
 		echo 1 >/proc/sys/vm/compact_memory 2>/dev/null
+		drain
 		sleep 1
 		_i=$((_i + 1))
 		if [ -z "$1" ] || [ "$(masked)" -gt "$1" ]; then
