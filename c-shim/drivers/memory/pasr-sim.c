@@ -49,6 +49,7 @@
 #include <linux/cpu.h>
 #include <linux/debugfs.h>
 #include <linux/device.h>
+#include <linux/highmem.h>
 #include <linux/io.h>
 #include <linux/kasan.h>
 #include <linux/kernel.h>
@@ -481,23 +482,45 @@ static void pasr_sim_total_power(struct pasr_sim *sim,
 	}
 }
 
+/*
+ * A fixed-point value split for "%llu.%03u" (or "%llu.%u"): div_u64_rem(), as
+ * a 64-bit division is a libgcc call that 32-bit ARM kernels do not link.
+ */
+struct pasr_sim_fixed {
+	u64 whole;
+	u32 frac;
+};
+
+static struct pasr_sim_fixed pasr_sim_fixed(u64 v, u32 one)
+{
+	struct pasr_sim_fixed f;
+
+	f.whole = div_u64_rem(v, one, &f.frac);
+	return f;
+}
+
 static void pasr_sim_print_power(struct pasr_sim *sim, const char *when)
 {
+	struct pasr_sim_fixed now85, full85, s85, now45, full45, s45;
 	struct pasr_sim_power p;
 	u32 lost, sections;
-	u64 s85, s45, writes;
+	u64 writes;
 
 	pasr_sim_total_power(sim, &p, &lost, &sections, &writes, NULL);
-	s85 = pasr_sim_saving_pm(p.full_nw[PASR_SIM_85C], p.now_nw[PASR_SIM_85C]);
-	s45 = pasr_sim_saving_pm(p.full_nw[PASR_SIM_45C], p.now_nw[PASR_SIM_45C]);
-	pr_info("%s: %u/%u sections unrefreshed; self-refresh power %llu.%03llu uW at 85C (full refresh %llu.%03llu uW, saving %llu.%llu%%), %llu.%03llu uW at 45C (full %llu.%03llu uW, saving %llu.%llu%%)\n",
+	now85 = pasr_sim_fixed(p.now_nw[PASR_SIM_85C], 1000);
+	full85 = pasr_sim_fixed(p.full_nw[PASR_SIM_85C], 1000);
+	s85 = pasr_sim_fixed(pasr_sim_saving_pm(p.full_nw[PASR_SIM_85C],
+						p.now_nw[PASR_SIM_85C]), 10);
+	now45 = pasr_sim_fixed(p.now_nw[PASR_SIM_45C], 1000);
+	full45 = pasr_sim_fixed(p.full_nw[PASR_SIM_45C], 1000);
+	s45 = pasr_sim_fixed(pasr_sim_saving_pm(p.full_nw[PASR_SIM_45C],
+						p.now_nw[PASR_SIM_45C]), 10);
+	pr_info("%s: %u/%u sections unrefreshed; self-refresh power %llu.%03u uW at 85C (full refresh %llu.%03u uW, saving %llu.%u%%), %llu.%03u uW at 45C (full %llu.%03u uW, saving %llu.%u%%)\n",
 		when, lost, sections,
-		p.now_nw[PASR_SIM_85C] / 1000, p.now_nw[PASR_SIM_85C] % 1000,
-		p.full_nw[PASR_SIM_85C] / 1000, p.full_nw[PASR_SIM_85C] % 1000,
-		s85 / 10, s85 % 10,
-		p.now_nw[PASR_SIM_45C] / 1000, p.now_nw[PASR_SIM_45C] % 1000,
-		p.full_nw[PASR_SIM_45C] / 1000, p.full_nw[PASR_SIM_45C] % 1000,
-		s45 / 10, s45 % 10);
+		now85.whole, now85.frac, full85.whole, full85.frac,
+		s85.whole, s85.frac,
+		now45.whole, now45.frac, full45.whole, full45.frac,
+		s45.whole, s45.frac);
 }
 
 static void pasr_sim_log_work(struct work_struct *work)
@@ -514,14 +537,18 @@ static void pasr_sim_log_work(struct work_struct *work)
 
 /* ---- self-refresh entry: check and lose the unrefreshed sections --------- */
 
-/* Overwrites every byte of @nr pages, as unrefreshed DRAM loses them. */
+/*
+ * Overwrites every byte of @nr pages, as unrefreshed DRAM loses them. One page
+ * at a time through a local kmap: with HIGHMEM (32-bit ARM) a free page has no
+ * kernel mapping.
+ */
 static void pasr_sim_poison(struct pasr_sim_entry *e, struct page *page,
 			    unsigned long nr)
 {
 	unsigned long i;
 
 	for (i = 0; i < nr; i++)
-		memset(page_address(page + i), PASR_SIM_POISON, PAGE_SIZE);
+		memset_page(page + i, 0, PASR_SIM_POISON, PAGE_SIZE);
 	e->poisoned_pages += nr;
 }
 
@@ -867,7 +894,9 @@ static const struct dev_pm_ops pasr_sim_pm_ops = {
 
 static void pasr_sim_seq_uw(struct seq_file *m, const char *key, u64 nw)
 {
-	seq_printf(m, " %s %llu.%03llu", key, nw / 1000, nw % 1000);
+	struct pasr_sim_fixed uw = pasr_sim_fixed(nw, 1000);
+
+	seq_printf(m, " %s %llu.%03u", key, uw.whole, uw.frac);
 }
 
 static void pasr_sim_seq_power(struct seq_file *m, const struct pasr_sim_power *p)
@@ -882,10 +911,11 @@ static void pasr_sim_seq_power(struct seq_file *m, const struct pasr_sim_power *
 		pasr_sim_seq_uw(m, key, p->full_nw[t]);
 	}
 	for (t = 0; t < PASR_SIM_TEMPS; t++) {
-		u64 pm = pasr_sim_saving_pm(p->full_nw[t], p->now_nw[t]);
+		struct pasr_sim_fixed pc =
+			pasr_sim_fixed(pasr_sim_saving_pm(p->full_nw[t], p->now_nw[t]), 10);
 
-		seq_printf(m, " saving_%s %llu.%llu%%", pasr_sim_temp_names[t],
-			   pm / 10, pm % 10);
+		seq_printf(m, " saving_%s %llu.%u%%", pasr_sim_temp_names[t],
+			   pc.whole, pc.frac);
 	}
 }
 
@@ -910,9 +940,9 @@ DEFINE_SHOW_ATTRIBUTE(pasr_sim_status);
 
 static void pasr_sim_seq_uj(struct seq_file *m, const char *key, u64 pj)
 {
-	u64 nj = div_u64(pj, 1000);
+	struct pasr_sim_fixed uj = pasr_sim_fixed(div_u64(pj, 1000), 1000);
 
-	seq_printf(m, "%s %llu.%03llu\n", key, nj / 1000, nj % 1000);
+	seq_printf(m, "%s %llu.%03u\n", key, uj.whole, uj.frac);
 }
 
 static int pasr_sim_sr_show(struct seq_file *m, void *v)

@@ -501,10 +501,17 @@ pub extern "C" fn pasr_rs_late_init() {
     }
 }
 
+/// A physical address as the core keeps it: `phys_addr_t` is 32-bit on 32-bit ARM without
+/// LPAE (Ux500), 64-bit elsewhere.
+#[allow(clippy::useless_conversion)]
+fn phys(paddr: bindings::phys_addr_t) -> u64 {
+    paddr.into()
+}
+
 /// Marks `[paddr, paddr + size)` free.
 #[no_mangle]
-pub extern "C" fn pasr_put(paddr: u64, size: c_ulong) {
-    pasr().put(paddr, size as u64);
+pub extern "C" fn pasr_put(paddr: bindings::phys_addr_t, size: c_ulong) {
+    pasr().put(phys(paddr), size as u64);
 }
 
 /// Marks the max-order block at `paddr` free, for the buddy allocator's hook. Returns true if
@@ -517,11 +524,12 @@ pub extern "C" fn pasr_put(paddr: u64, size: c_ulong) {
 /// `start` and `size` must be valid for writes.
 #[no_mangle]
 pub unsafe extern "C" fn pasr_put_block(
-    paddr: u64,
+    paddr: bindings::phys_addr_t,
     bytes: c_ulong,
     start: *mut u64,
     size: *mut u64,
 ) -> bool {
+    let paddr = phys(paddr);
     let map = pasr();
     if !map.put(paddr, bytes as u64) {
         return false;
@@ -543,7 +551,7 @@ static SKIP_GETS: core::sync::atomic::AtomicU64 = core::sync::atomic::AtomicU64:
 
 /// Marks `[paddr, paddr + size)` used.
 #[no_mangle]
-pub extern "C" fn pasr_get(paddr: u64, size: c_ulong) {
+pub extern "C" fn pasr_get(paddr: bindings::phys_addr_t, size: c_ulong) {
     #[cfg(CONFIG_PASR_FAULT_INJECTION)]
     {
         use core::sync::atomic::Ordering;
@@ -555,7 +563,7 @@ pub extern "C" fn pasr_get(paddr: u64, size: c_ulong) {
             return;
         }
     }
-    pasr().get(paddr, size as u64);
+    pasr().get(phys(paddr), size as u64);
 }
 
 /// Makes the next `n` `pasr_get` calls be dropped (fault injection, for tests).
@@ -727,7 +735,7 @@ pub unsafe extern "C" fn pasr_rs_verify(
 /// [`pasr_unregister_mask_function`] returns for this die.
 #[no_mangle]
 pub unsafe extern "C" fn pasr_register_mask_function(
-    die_base: u64,
+    die_base: bindings::phys_addr_t,
     f: bindings::pasr_mask_fn,
     cookie: *mut c_void,
 ) -> c_int {
@@ -735,13 +743,13 @@ pub unsafe extern "C" fn pasr_register_mask_function(
         return EINVAL.to_errno();
     };
     // SAFETY: Guaranteed by the caller.
-    register_errno(unsafe { pasr().register(die_base, f, cookie) })
+    register_errno(unsafe { pasr().register(phys(die_base), f, cookie) })
 }
 
 /// Hands value 0 (full refresh) to the callback of the die at `die_base`, then removes it.
 #[no_mangle]
-pub extern "C" fn pasr_unregister_mask_function(die_base: u64) -> c_int {
-    register_errno(pasr().unregister(die_base))
+pub extern "C" fn pasr_unregister_mask_function(die_base: bindings::phys_addr_t) -> c_int {
+    register_errno(pasr().unregister(phys(die_base)))
 }
 
 fn register_errno(r: Result<(), map::RegisterError>) -> c_int {
