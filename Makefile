@@ -17,9 +17,11 @@ export KUNIT_ARGS
 
 INITRAMFS := build/initramfs/initramfs.cpio.gz
 BUSYBOX   := build/deps/busybox-arm64/bin/busybox
+INITRAMFS_ARM := build/initramfs/initramfs-arm.cpio.gz
+BUSYBOX_ARM   := build/deps/busybox-armhf/bin/busybox
 
 .PHONY: all deps tree kernel initramfs host-test kunit scenarios run shell check clean distclean \
-	lint series bench check-debug
+	lint series bench check-debug check-arm initramfs-arm
 
 all: kernel initramfs
 
@@ -33,13 +35,22 @@ kernel: tree
 	@tools/kernel.sh
 
 # rebuilt only when one of its inputs changed (selftests/ itself: a test added or removed)
-$(INITRAMFS): qemu/mkinitramfs.sh qemu/init selftests $(wildcard selftests/*.sh selftests/lib/*.sh selftests/bin/*.c) $(BUSYBOX)
+$(INITRAMFS): qemu/mkinitramfs.sh qemu/init selftests $(wildcard selftests/*.sh selftests/lib/*.sh selftests/bin/*.[ch]) $(BUSYBOX)
 	@qemu/mkinitramfs.sh
 
 $(BUSYBOX):
 	@tools/deps.sh
 
 initramfs: $(INITRAMFS)
+
+# the same for 32-bit ARM (make check-arm), with armhf busybox
+$(INITRAMFS_ARM): qemu/mkinitramfs.sh qemu/init selftests $(wildcard selftests/*.sh selftests/lib/*.sh selftests/bin/*.[ch]) $(BUSYBOX_ARM)
+	@PASR_ARCH=arm qemu/mkinitramfs.sh
+
+$(BUSYBOX_ARM):
+	@PASR_ARCH=arm tools/deps.sh
+
+initramfs-arm: $(INITRAMFS_ARM)
 
 host-test:
 	@tools/host-test.sh
@@ -63,6 +74,11 @@ check:
 # booted in the scenarios tagged DEBUG=1; any report fails (see tools/check-debug.sh)
 check-debug:
 	@tools/check-debug.sh
+
+# 32-bit ARM (ARMv7, LPAE, HIGHMEM) kernel in build/out/arm, booted in
+# qemu-system-arm in the scenarios tagged ARM=only (see tools/check-arm.sh)
+check-arm:
+	@tools/check-arm.sh
 
 # checkpatch, rustfmt, clippy, rustdoc, htmldocs; clippy and rustdoc reuse the last
 # 'make kernel' build (no kernel build here: it would race with other runs)

@@ -1,5 +1,6 @@
 #!/bin/bash
-# Boot the PASR test kernel in QEMU (arm64 'virt') with the test initramfs.
+# Boot the PASR test kernel in QEMU ('virt': arm64, or 32-bit ARM with
+# PASR_ARCH=arm) with the test initramfs.
 #
 # usage: qemu/boot.sh [--mem SIZE] [--smp N] [--cmdline 'ARGS'] [--timeout SECONDS]
 #                     [--log FILE] [--dtb FILE] [--kernel IMAGE] [--initrd FILE]
@@ -21,8 +22,9 @@ CMDLINE=""
 TIMEOUT=300
 LOG="$LOGS/boot.log"
 DTB=""
-KERNEL="$OUT_QEMU/arch/arm64/boot/Image"
-INITRD="$INITRAMFS_DIR/initramfs.cpio.gz"
+KERNEL="$OUT_QEMU/$KIMAGE"
+[ "$PASR_ARCH" = arm64 ] || KERNEL="$OUT_ARM/$KIMAGE"
+INITRD="$INITRAMFS"
 INTERACTIVE=0
 STRICT=0
 ALLOW_WARN=0
@@ -42,7 +44,7 @@ while [ $# -gt 0 ]; do
 	--strict) STRICT=1; shift ;;
 	--allow-warn) ALLOW_WARN=1; shift ;;
 	--kexec-disk) KEXEC_DISK=1; shift ;;
-	-h | --help) sed -n '2,16p' "$0"; exit 0 ;;
+	-h | --help) sed -n '2,17p' "$0"; exit 0 ;;
 	*) die "boot: unknown option $1" ;;
 	esac
 done
@@ -72,7 +74,7 @@ append="console=ttyAMA0 panic=-1 pasr_test.mem=$MEM_MIB pasr_test.smp=$SMP"
 DISK="$BUILD/scratch-disk.img"
 [ -f "$DISK" ] || truncate -s 4G "$DISK"
 
-qemu=(qemu-system-aarch64 -machine virt -cpu cortex-a57 -nographic -net none -no-reboot
+qemu=("$QEMU_SYS" -machine "$QEMU_MACHINE" -cpu "$QEMU_CPU" -nographic -net none -no-reboot
 	-m "$MEM" -smp "$SMP" -kernel "$KERNEL" -initrd "$INITRD" -append "$append"
 	-drive "file=$DISK,format=raw,if=none,id=hd0,readonly=on"
 	-device virtio-blk-device,drive=hd0)

@@ -1,5 +1,6 @@
 #!/bin/bash
-# Build a device tree for QEMU's arm64 'virt' machine with a PASR DDR layout
+# Build a device tree for QEMU's 'virt' machine (arm64, or 32-bit ARM with
+# PASR_ARCH=arm) with a PASR DDR layout
 # node ("linux,lpddr-pasr-sim", "linux,pasr-ddr-layout"), and print its path.
 #
 # usage: qemu/mkdtb.sh [--mem SIZE] [--smp N] [--layout default|none|FILE]
@@ -30,14 +31,14 @@ while [ $# -gt 0 ]; do
 	--mem) MEM="$2"; shift 2 ;;
 	--smp) SMP="$2"; shift 2 ;;
 	--layout) LAYOUT="$2"; shift 2 ;;
-	-h | --help) sed -n '2,19p' "$0"; exit 0 ;;
+	-h | --help) sed -n '2,20p' "$0"; exit 0 ;;
 	*) die "mkdtb: unknown option $1" ;;
 	esac
 done
 
 [ "$LAYOUT" != none ] || exit 0
 command -v dtc >/dev/null || die "mkdtb: dtc not found (apt-get install device-tree-compiler)"
-command -v qemu-system-aarch64 >/dev/null || die "mkdtb: qemu-system-aarch64 not found"
+command -v "$QEMU_SYS" >/dev/null || die "mkdtb: $QEMU_SYS not found"
 
 # Memory size in MiB (QEMU's -m syntax).
 mem_mib() {
@@ -93,10 +94,10 @@ else
 	name="${name%.*}"
 fi
 
-qver="$(qemu-system-aarch64 --version | head -n1)"
-key="$(printf '%s\n' "$MEM" "$SMP" "$node" "$qver" | cat - "$0" | sha256sum | cut -c1-12)"
+qver="$("$QEMU_SYS" --version | head -n1)"
+key="$(printf '%s\n' "$PASR_ARCH" "$MEM" "$SMP" "$node" "$qver" | cat - "$0" | sha256sum | cut -c1-12)"
 OUT_DIR="$BUILD/dtb"
-out="$OUT_DIR/virt-$MEM-smp$SMP-$name-$key.dtb"
+out="$OUT_DIR/virt-$PASR_ARCH-$MEM-smp$SMP-$name-$key.dtb"
 if [ -s "$out" ]; then
 	echo "$out"
 	exit 0
@@ -106,7 +107,7 @@ mkdir -p "$OUT_DIR"
 tmp="$(mktemp -d "$OUT_DIR/.tmp.XXXXXX")"
 trap 'rm -rf "$tmp"' EXIT
 # The same machine options as qemu/boot.sh: they decide what the DTB holds.
-if ! qemu-system-aarch64 -machine "virt,dumpdtb=$tmp/virt.dtb" -cpu cortex-a57 \
+if ! "$QEMU_SYS" -machine "$QEMU_MACHINE,dumpdtb=$tmp/virt.dtb" -cpu "$QEMU_CPU" \
 	-m "$MEM" -smp "$SMP" -nographic -net none >"$tmp/qemu.log" 2>&1; then
 	cat "$tmp/qemu.log" >&2
 	die "mkdtb: QEMU could not dump the virt DTB"

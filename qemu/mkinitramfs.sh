@@ -1,17 +1,18 @@
 #!/bin/bash
-# Build build/initramfs/initramfs.cpio.gz: busybox-static (arm64) as /bin/busybox,
+# Build build/initramfs/initramfs.cpio.gz (initramfs-arm.cpio.gz with
+# PASR_ARCH=arm): busybox-static (arm64, or armhf) as /bin/busybox,
 # qemu/init as /init, every selftests/*.sh as /selftests/*.sh, and every
 # selftests/bin/*.c (freestanding test programs, no libc) built with clang
 # as /bin/<name>.
 set -euo pipefail
 . "$(dirname "$0")/../tools/lib.sh"
 
-lock initramfs
+lock "initramfs-$PASR_ARCH"
 
-BB="$DEPS_DIR/busybox-arm64/bin/busybox"
+BB="$DEPS_DIR/busybox-$BB_ARCH/bin/busybox"
 [ -x "$BB" ] || die "initramfs: $BB missing (run 'make deps')"
-OUT="$INITRAMFS_DIR/initramfs.cpio.gz"
-root="$INITRAMFS_DIR/root"
+OUT="$INITRAMFS"
+root="$INITRAMFS_DIR/root-$PASR_ARCH"
 
 rm -rf "$root"
 mkdir -p "$root"/{bin,sbin,usr/bin,usr/sbin,proc,sys,dev,tmp,run,etc,selftests}
@@ -28,7 +29,7 @@ for t in "$REPO"/selftests/*.sh; do
 done
 for c in "$REPO"/selftests/bin/*.c; do
 	[ -f "$c" ] || continue
-	clang --target=aarch64-linux-gnu -O2 -Wall -Werror -nostdlib -static -ffreestanding \
+	clang "${CLANG_TARGET[@]}" -O2 -Wall -Werror -nostdlib -static -ffreestanding \
 		-fno-builtin -fno-stack-protector -fuse-ld=lld \
 		-o "$root/bin/$(basename "$c" .c)" "$c" || die "initramfs: cannot build $c"
 done

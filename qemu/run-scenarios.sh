@@ -33,13 +33,24 @@
 #     (a report provoked on purpose, proving the check works),
 #   - the KUnit results in the log (KTAP) counted one per test case,
 # and the results in debug-scenario.txt, debug-selftest.txt, debug-kunit.txt.
+#
+# PASR_ARCH=arm (make check-arm) boots the 32-bit ARM kernel (build/out/arm,
+# tools/arm.fragment) with its initramfs, in the scenarios that say ARM=only
+# (which the other runs skip), and records arm-scenario, arm-selftest and
+# arm-kunit results (KUnit counted as in the debug run).
 # Exits non-zero if anything failed.
 set -euo pipefail
 . "$(dirname "$0")/../tools/lib.sh"
 
 DEBUG_RUN="${PASR_DEBUG:-0}"
 confs=("$@")
-if [ "$DEBUG_RUN" = 1 ]; then
+if [ "$PASR_ARCH" = arm ]; then
+	IMAGE="$OUT_ARM/$KIMAGE"
+	S_SCEN=arm-scenario S_SELF=arm-selftest S_KUNIT=arm-kunit
+	CACHE="$BUILD/scenario-cache-arm"
+	[ "${#confs[@]}" -gt 0 ] ||
+		mapfile -t confs < <(grep -lE '^ARM=only$' "$REPO"/qemu/scenarios/*.conf)
+elif [ "$DEBUG_RUN" = 1 ]; then
 	SLOW="${PASR_DEBUG_SLOWDOWN:-3}"
 	IMAGE="$OUT_DEBUG/arch/arm64/boot/Image"
 	S_SCEN=debug-scenario S_SELF=debug-selftest S_KUNIT=debug-kunit
@@ -58,7 +69,7 @@ inputs_key() { # inputs_key CONF: hash of everything a boot's outcome depends on
 	local extra=()
 	[ "$DEBUG_RUN" != 1 ] || extra=("$REPO/tools/debug-splats.sh")
 	{ echo "backend ${2:-}"
-	  cat "$IMAGE" "$INITRAMFS_DIR/initramfs.cpio.gz" "$1" \
+	  cat "$IMAGE" "$INITRAMFS" "$1" \
 		"$REPO/qemu/boot.sh" "$REPO/qemu/run-scenarios.sh" "$REPO/qemu/mkdtb.sh" \
 		"$REPO"/qemu/dt/* ${extra[@]+"${extra[@]}"} 2>/dev/null
 	  [ "$DEBUG_RUN" != 1 ] || echo "slowdown $SLOW"; } | sha256sum | cut -d' ' -f1
@@ -107,9 +118,13 @@ run_one() {
 	[ "$conf" = "$run" ] || backend="${run#*|}"
 	NAME="$(basename "$conf" .conf)" MEM=1G SMP=2 CMDLINE="" TIMEOUT=300 EXPECT="" REJECT=""
 	DT_LAYOUT="" ALLOW_WARN=0 KEXEC_DISK=0 DEBUG=0 DEBUG_CMDLINE="" DEBUG_SPLAT="" PANIC=""
-	BACKENDS="" DEBUG_BACKEND=""
+	BACKENDS="" DEBUG_BACKEND="" ARM=""
 	# shellcheck disable=SC1090
 	. "$conf"
+	if [ "$ARM" = only ] && [ "$PASR_ARCH" != arm ]; then
+		log "scenario $NAME: 32-bit ARM only (make check-arm); skipped"
+		return 0
+	fi
 	if [ "$backend" = reporting ]; then
 		NAME="$NAME-reporting"
 		CMDLINE="$CMDLINE pasr.backend=reporting"
@@ -122,6 +137,8 @@ run_one() {
 		for w in $CMDLINE; do case "$w" in pasr_test.timeout=*) gt="${w#*=}" ;; esac; done
 		CMDLINE="$CMDLINE${DEBUG_CMDLINE:+ $DEBUG_CMDLINE} pasr_test.timeout=$((gt * SLOW))"
 		TIMEOUT=$((TIMEOUT * SLOW))
+	elif [ "$PASR_ARCH" = arm ]; then
+		logf="$LOGS/arm-$NAME.log"
 	else
 		if [ "$DEBUG" = only ]; then
 			log "scenario $NAME: debug kernel only (make check-debug); skipped"
@@ -191,6 +208,8 @@ run_one() {
 			log "scenario $NAME: the debug checker did not show the report provoked on purpose ($DEBUG_SPLAT)"
 			ok=0
 		fi
+	fi
+	if [ -n "$S_KUNIT" ]; then
 		if ! kunit_results "$logf" "$NAME" &&
 			grep -qw 'kunit.enable=1' <<<"$CMDLINE"; then
 			record_result "$S_KUNIT" "$NAME/run" FAIL "(KUnit ran at boot, no test case results in the log)"

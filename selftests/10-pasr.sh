@@ -16,6 +16,30 @@ grep -q 'ddr_die=' /proc/cmdline && layout_given=1
 grep -qs 'linux,pasr-ddr-layout' /proc/device-tree/*/compatible && layout_given=1
 expect="$(arg pasr_test.expect)" || { [ $layout_given = 1 ] && expect=on || expect=off; }
 
+# --- highmem: 32-bit ARM with HIGHMEM masks sections the kernel does not map
+# (the simulated controller overwrites them through kmap_local at self-refresh)
+test_highmem() {
+	hs=$(awk '/zone +HighMem/ { h = 1 } h && /start_pfn/ { print $2; exit }' /proc/zoneinfo)
+	if [ -z "$hs" ]; then
+		result pasr-highmem SKIP "(no HighMem zone: $(uname -m))"
+		return
+	fi
+	hb=$((hs * 4096))
+	n=0 tot=0
+	while read -r i st en die bit pair free m rest; do
+		[ "$i" = "#" ] && continue
+		[ $((st)) -ge $hb ] || continue
+		tot=$((tot + 1))
+		[ "$m" = 1 ] && n=$((n + 1))
+	done <$DBG/map
+	d="($n of $tot sections above HighMem's start $(printf '%#x' $hb) masked)"
+	if [ "$n" -ge 1 ]; then
+		result pasr-highmem PASS "$d"
+	else
+		result pasr-highmem FAIL "$d"
+	fi
+}
+
 # --- state: sysfs ABI and the expected enable state --------------------------
 test_state() {
 	if [ ! -d $SYS ]; then
@@ -177,12 +201,13 @@ test_trace() {
 
 test_state
 if [ "$(cat $SYS/enabled 2>/dev/null)" != 1 ]; then
-	for t in verify alloc pagecache smp trace verify-end; do
+	for t in verify highmem alloc pagecache smp trace verify-end; do
 		result pasr-$t SKIP "(PASR not enabled)"
 	done
 	exit 0
 fi
 test_verify pasr-verify
+test_highmem
 if [ "$(arg pasr_test.workloads)" = 0 ]; then
 	for t in alloc pagecache smp trace verify-end; do
 		result pasr-$t SKIP "(pasr_test.workloads=0)"

@@ -5,14 +5,15 @@
 # Every suite it promises (SUITES below) must leave results: a suite whose stage
 # did not run, or ran and recorded nothing (a missing tool or input, a crash),
 # is a FAIL result '<suite>/results' with the reason, never silence.
-# The debug-kernel run is 'make check-debug' (tools/check-debug.sh); its
-# results (debug-*.txt) are kept here and not counted.
+# The debug-kernel run is 'make check-debug' (tools/check-debug.sh), the
+# 32-bit ARM run 'make check-arm' (tools/check-arm.sh); their results
+# (debug-*.txt, arm-*.txt) are kept here and not counted.
 set -euo pipefail
 . "$(dirname "$0")/lib.sh"
 
 for r in "$RESULTS"/*.txt; do
 	[ -f "$r" ] || continue
-	case "$(basename "$r")" in debug-*) ;; *) rm -f "$r" ;; esac
+	case "$(basename "$r")" in debug-* | arm-*) ;; *) rm -f "$r" ;; esac
 done
 rm -f "$RESULTS"/kunit.json
 t0=$(date +%s)

@@ -48,34 +48,35 @@ if [ "${#missing[@]}" -gt 0 ]; then
 	done
 fi
 
-# arm64 busybox-static for the initramfs, cached under build/deps.
+# busybox-static for the initramfs (arm64, or armhf with PASR_ARCH=arm),
+# cached under build/deps.
 mkdir -p "$DEPS_DIR"
-BB="$DEPS_DIR/busybox-arm64/bin/busybox"
+BB="$DEPS_DIR/busybox-$BB_ARCH/bin/busybox"
 if [ ! -x "$BB" ]; then
-	deb="$(ls "$DEPS_DIR"/busybox-static_*_arm64.deb 2>/dev/null | head -n1 || true)"
+	deb="$(ls "$DEPS_DIR"/busybox-static_*_"$BB_ARCH".deb 2>/dev/null | head -n1 || true)"
 	if [ -z "$deb" ]; then
-		if ! dpkg --print-foreign-architectures | grep -qx arm64; then
-			[ "$(id -u)" = 0 ] || die "deps: need root to add the arm64 architecture"
-			log "deps: dpkg --add-architecture arm64"
-			dpkg --add-architecture arm64
+		if ! dpkg --print-foreign-architectures | grep -qx "$BB_ARCH"; then
+			[ "$(id -u)" = 0 ] || die "deps: need root to add the $BB_ARCH architecture"
+			log "deps: dpkg --add-architecture $BB_ARCH"
+			dpkg --add-architecture "$BB_ARCH"
 			apt_updated=0
 		fi
-		( cd "$DEPS_DIR" && apt-get download busybox-static:arm64 >/dev/null 2>&1 ) || {
+		( cd "$DEPS_DIR" && apt-get download "busybox-static:$BB_ARCH" >/dev/null 2>&1 ) || {
 			apt_update
-			( cd "$DEPS_DIR" && apt-get download busybox-static:arm64 ) ||
-				die "deps: could not download busybox-static:arm64"
+			( cd "$DEPS_DIR" && apt-get download "busybox-static:$BB_ARCH" ) ||
+				die "deps: could not download busybox-static:$BB_ARCH"
 		}
-		deb="$(ls "$DEPS_DIR"/busybox-static_*_arm64.deb | head -n1)"
+		deb="$(ls "$DEPS_DIR"/busybox-static_*_"$BB_ARCH".deb | head -n1)"
 	fi
-	rm -rf "$DEPS_DIR/busybox-arm64"
-	dpkg-deb -x "$deb" "$DEPS_DIR/busybox-arm64"
+	rm -rf "$DEPS_DIR/busybox-$BB_ARCH"
+	dpkg-deb -x "$deb" "$DEPS_DIR/busybox-$BB_ARCH"
 	[ -x "$BB" ] || die "deps: $deb does not contain bin/busybox"
-	log "deps: busybox-static arm64 unpacked from $(basename "$deb")"
+	log "deps: busybox-static $BB_ARCH unpacked from $(basename "$deb")"
 fi
 
 # Sanity checks on the toolchain the kernel build relies on.
 for t in /usr/bin/rustc /usr/bin/rustdoc /usr/bin/bindgen "$LLVM_BIN/clang" "$LLVM_BIN/ld.lld" \
-	/usr/bin/qemu-system-aarch64 "$TARBALL"; do
+	"/usr/bin/$QEMU_SYS" "$TARBALL"; do
 	[ -e "$t" ] || die "deps: $t is missing after installation"
 done
 [ -d /usr/lib/rustlib/src/rust/library ] || [ -d /usr/lib/rustlib/src/rust/src ] ||

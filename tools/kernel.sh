@@ -3,10 +3,16 @@
 #   tools/kernel.sh         the test kernel, build/out/qemu, allnoconfig + Kconfig.fragment
 #   tools/kernel.sh debug   the debug kernel, build/out/debug, allnoconfig +
 #                           Kconfig.fragment + tools/debug.fragment (KASAN, UBSAN, ...)
+#   tools/kernel.sh arm     the 32-bit ARM kernel, build/out/arm, allnoconfig +
+#                           Kconfig.fragment + tools/arm.fragment (ARMv7, LPAE, HIGHMEM)
 set -euo pipefail
 . "$(dirname "$0")/lib.sh"
 
 FLAVOUR="${1:-qemu}"
+if [ "$FLAVOUR" = arm ] && [ "$PASR_ARCH" != arm ]; then
+	PASR_ARCH=arm exec "$0" "$@"
+fi
+[ "$FLAVOUR" = arm ] || [ "$PASR_ARCH" = arm64 ] || die "kernel: $FLAVOUR is an arm64 kernel (PASR_ARCH=$PASR_ARCH)"
 case "$FLAVOUR" in
 qemu)
 	lock kernel
@@ -22,12 +28,19 @@ debug)
 	FRAGMENT="$O/.pasr-fragment"
 	SUFFIX="-debug"
 	;;
-*) die "kernel: unknown kernel '$FLAVOUR' (qemu or debug)" ;;
+arm)
+	lock kernel-arm
+	FRAGMENTS=("$REPO/Kconfig.fragment" "$REPO/tools/arm.fragment")
+	O="$OUT_ARM"
+	FRAGMENT="$O/.pasr-fragment"
+	SUFFIX="-arm"
+	;;
+*) die "kernel: unknown kernel '$FLAVOUR' (qemu, debug or arm)" ;;
 esac
 mkdir -p "$O"
 [ -f "$TREE/Makefile" ] || die "kernel: no kernel tree at $TREE (run 'make tree')"
 MAKEO=("${KMAKE[@]}" O="$O")
-if [ "$FLAVOUR" = debug ]; then
+if [ "$FLAVOUR" != qemu ]; then
 	# one fragment, the last assignment of each symbol kept
 	cat "${FRAGMENTS[@]}" | awk '
 		/^CONFIG_[A-Za-z0-9_]+=/ { sym = $0; sub(/=.*/, "", sym) }
@@ -106,10 +119,11 @@ else
 fi
 
 # ---- build -----------------------------------------------------------------
-log "kernel: building Image (log: build/logs/kernel$SUFFIX.log)"
+target="$(basename "$KIMAGE")"
+log "kernel: building $target (log: build/logs/kernel$SUFFIX.log)"
 start=$(date +%s)
-if ! "${MAKEO[@]}" -j"$JOBS" Image >"$LOGS/kernel$SUFFIX.log" 2>&1; then
+if ! "${MAKEO[@]}" -j"$JOBS" "$target" >"$LOGS/kernel$SUFFIX.log" 2>&1; then
 	show_log_tail "$LOGS/kernel$SUFFIX.log" 60
 	die "kernel: build failed (full log: build/logs/kernel$SUFFIX.log)"
 fi
-log "kernel: $O/arch/arm64/boot/Image ready ($(( $(date +%s) - start ))s)"
+log "kernel: $O/$KIMAGE ready ($(( $(date +%s) - start ))s)"

@@ -27,7 +27,29 @@ RUST_MAKE_VARS=(
 	CLIPPY_DRIVER=/usr/bin/clippy-driver
 	BINDGEN=/usr/bin/bindgen
 )
-KMAKE=(make -C "$TREE" ARCH=arm64 LLVM=1 "${RUST_MAKE_VARS[@]}")
+# The guest architecture: arm64 (make check, make run) or, with PASR_ARCH=arm,
+# 32-bit ARMv7 with LPAE and HIGHMEM (make check-arm). Each has its kernel
+# build directory, initramfs and QEMU machine.
+PASR_ARCH="${PASR_ARCH:-arm64}"
+OUT_ARM="$BUILD/out/arm"
+case "$PASR_ARCH" in
+arm64)
+	KARCH=arm64 KIMAGE=arch/arm64/boot/Image BB_ARCH=arm64
+	QEMU_SYS=qemu-system-aarch64 QEMU_MACHINE=virt QEMU_CPU=cortex-a57
+	CLANG_TARGET=(--target=aarch64-linux-gnu)
+	INITRAMFS="$INITRAMFS_DIR/initramfs.cpio.gz"
+	;;
+arm)
+	KARCH=arm KIMAGE=arch/arm/boot/zImage BB_ARCH=armhf
+	# highmem=on: RAM above the 32-bit boundary's MMIO holes, LPAE addresses
+	QEMU_SYS=qemu-system-arm QEMU_MACHINE=virt,highmem=on QEMU_CPU=cortex-a15
+	# cortex-a15 divides in hardware: the test programs link no libgcc
+	CLANG_TARGET=(--target=armv7a-linux-gnueabihf -mcpu=cortex-a15)
+	INITRAMFS="$INITRAMFS_DIR/initramfs-arm.cpio.gz"
+	;;
+*) printf 'error: PASR_ARCH=%s: arm64 or arm\n' "$PASR_ARCH" >&2; exit 1 ;;
+esac
+KMAKE=(make -C "$TREE" ARCH="$KARCH" LLVM=1 "${RUST_MAKE_VARS[@]}")
 
 # Variables given to the top-level make (e.g. 'make run CMDLINE=...') must not
 # leak into the kernel's make through MAKEFLAGS.

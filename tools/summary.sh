@@ -2,8 +2,9 @@
 # Per-suite tallies of build/results/*.txt and, as the last line, the total
 # 'N passed, N failed, N skipped'. Exits 1 if anything failed.
 #   tools/summary.sh               every suite (make check and make check-debug)
-#   tools/summary.sh --check       the suites of make check (all but debug-*)
+#   tools/summary.sh --check       the suites of make check (all but debug-*, arm-*)
 #   tools/summary.sh --debug       the suites of make check-debug (debug-*)
+#   tools/summary.sh --arm         the suites of make check-arm (arm-*)
 set -euo pipefail
 . "$(dirname "$0")/lib.sh"
 
@@ -13,8 +14,9 @@ for r in "$RESULTS"/*.txt; do
 	[ -f "$r" ] || continue
 	suite="$(basename "$r" .txt)"
 	case "$which" in
-	--check) [[ "$suite" != debug-* ]] || continue ;;
+	--check) [[ "$suite" != debug-* && "$suite" != arm-* ]] || continue ;;
 	--debug) [[ "$suite" == debug-* ]] || continue ;;
+	--arm) [[ "$suite" == arm-* ]] || continue ;;
 	esac
 	sp=$(grep -c '^PASS ' "$r" || true)
 	sf=$(grep -c '^FAIL ' "$r" || true)

@@ -1,14 +1,24 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
  * The little the freestanding test programs of selftests/bin/ need instead
- * of a C library: raw arm64 system calls, printing, and the entry point.
- * A program defines run(argc, argv), whose return value is its exit status.
+ * of a C library: raw system calls (arm64, or 32-bit ARM EABI), printing,
+ * and the entry point. A program defines run(argc, argv), whose return
+ * value is its exit status.
  */
 #ifndef PASR_NOLIBC_H
 #define PASR_NOLIBC_H
 
-#define SYS_write	64
-#define SYS_exit_group	94
+#if defined(__aarch64__)
+#define SYS_read		63
+#define SYS_write		64
+#define SYS_openat		56
+#define SYS_close		57
+#define SYS_lseek		62
+#define SYS_exit_group		94
+#define SYS_reboot		142
+#define SYS_munmap		215
+#define SYS_mmap		222	/* offset in bytes */
+#define SYS_kexec_file_load	294
 
 static long sys6(long n, long a, long b, long c, long d, long e, long f)
 {
@@ -25,6 +35,36 @@ static long sys6(long n, long a, long b, long c, long d, long e, long f)
 		     : "memory");
 	return x0;
 }
+#elif defined(__arm__)
+#define SYS_read		3
+#define SYS_write		4
+#define SYS_close		6
+#define SYS_lseek		19
+#define SYS_reboot		88
+#define SYS_munmap		91
+#define SYS_mmap		192	/* mmap2: offset in pages; only 0 is used */
+#define SYS_exit_group		248
+#define SYS_openat		322
+#define SYS_kexec_file_load	401
+
+static long sys6(long n, long a, long b, long c, long d, long e, long f)
+{
+	register long r7 asm("r7") = n;
+	register long r0 asm("r0") = a;
+	register long r1 asm("r1") = b;
+	register long r2 asm("r2") = c;
+	register long r3 asm("r3") = d;
+	register long r4 asm("r4") = e;
+	register long r5 asm("r5") = f;
+
+	asm volatile("svc 0" : "+r"(r0)
+		     : "r"(r7), "r"(r1), "r"(r2), "r"(r3), "r"(r4), "r"(r5)
+		     : "memory");
+	return r0;
+}
+#else
+#error "selftests/bin: arm64 or 32-bit ARM only"
+#endif
 
 static unsigned long len(const char *s)
 {
@@ -76,6 +116,10 @@ __attribute__((used)) static void start_c(long *sp)
 	exit_(run((int)sp[0], (char **)(sp + 1)));
 }
 
+#if defined(__aarch64__)
 asm(".globl _start\n_start:\n\tmov x0, sp\n\tb start_c\n");
+#else
+asm(".globl _start\n_start:\n\tmov r0, sp\n\tb start_c\n");
+#endif
 
 #endif /* PASR_NOLIBC_H */

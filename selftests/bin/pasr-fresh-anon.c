@@ -21,11 +21,6 @@
 
 #include "nolibc.h"
 
-#define SYS_openat	56
-#define SYS_close	57
-#define SYS_read	63
-#define SYS_munmap	215
-#define SYS_mmap	222
 
 #define AT_FDCWD	-100
 #define PROT_READ	1

@@ -16,11 +16,6 @@
 
 #include "nolibc.h"
 
-#define SYS_openat		56
-#define SYS_close		57
-#define SYS_lseek		62
-#define SYS_reboot		142
-#define SYS_kexec_file_load	294
 
 #define AT_FDCWD		-100
 #define SEEK_END		2
