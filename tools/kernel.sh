@@ -5,14 +5,16 @@
 #                           Kconfig.fragment + tools/debug.fragment (KASAN, UBSAN, ...)
 #   tools/kernel.sh arm     the 32-bit ARM kernel, build/out/arm, allnoconfig +
 #                           Kconfig.fragment + tools/arm.fragment (ARMv7, LPAE, HIGHMEM)
+#   tools/kernel.sh u8500   the Ux500 kernel (compile-only), build/out/u8500,
+#                           allnoconfig + tools/u8500.fragment
 set -euo pipefail
 . "$(dirname "$0")/lib.sh"
 
 FLAVOUR="${1:-qemu}"
-if [ "$FLAVOUR" = arm ] && [ "$PASR_ARCH" != arm ]; then
-	PASR_ARCH=arm exec "$0" "$@"
-fi
-[ "$FLAVOUR" = arm ] || [ "$PASR_ARCH" = arm64 ] || die "kernel: $FLAVOUR is an arm64 kernel (PASR_ARCH=$PASR_ARCH)"
+case "$FLAVOUR" in
+arm | u8500) [ "$PASR_ARCH" = arm ] || PASR_ARCH=arm exec "$0" "$@" ;;
+*) [ "$PASR_ARCH" = arm64 ] || die "kernel: $FLAVOUR is an arm64 kernel (PASR_ARCH=$PASR_ARCH)" ;;
+esac
 case "$FLAVOUR" in
 qemu)
 	lock kernel
@@ -35,7 +37,14 @@ arm)
 	FRAGMENT="$O/.pasr-fragment"
 	SUFFIX="-arm"
 	;;
-*) die "kernel: unknown kernel '$FLAVOUR' (qemu, debug or arm)" ;;
+u8500)
+	lock kernel-u8500
+	FRAGMENTS=("$REPO/tools/u8500.fragment")
+	O="$BUILD/out/u8500"
+	FRAGMENT="$O/.pasr-fragment"
+	SUFFIX="-u8500"
+	;;
+*) die "kernel: unknown kernel '$FLAVOUR' (qemu, debug, arm or u8500)" ;;
 esac
 mkdir -p "$O"
 [ -f "$TREE/Makefile" ] || die "kernel: no kernel tree at $TREE (run 'make tree')"

@@ -1,0 +1,216 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/*
+ * PASR for the ST-Ericsson DB8500 (Ux500): one PASR mask callback per DDR die
+ * described under the PRCMU's device tree node, turning the die's value into
+ * the mailbox 0 request that carries MR16 and MR17 for its DDR controller and
+ * chip select (MB0H_SET_PASR_DDRx_CSy, from the 2012 PASR RFC for Ux500).
+ *
+ * The callback runs under the PASR raw spinlock, often inside the buddy
+ * allocator's zone->lock (see pasr_mask_fn), where the PRCMU's mailbox lock
+ * may not be taken: it only latches the encoded request, lock-free. The PRCMU
+ * driver sends what is latched, under its mailbox lock, before every power
+ * state transition request (the way into DDR self-refresh), at probe and at
+ * shutdown, so the firmware holds the latest masks whenever the DDR can
+ * enter self-refresh.
+ */
+#include <linux/atomic.h>
+#include <linux/bits.h>
+#include <linux/device.h>
+#include <linux/of.h>
+#include <linux/of_address.h>
+#include <linux/pasr.h>
+#include <linux/string.h>
+
+#include "db8500-prcmu-pasr.h"
+
+/* two DDR controllers, two chip selects each */
+#define DB8500_PASR_MAX_DIES	4
+
+/* a latched request: MR16 in bits 0-7, MR17 in 8-15, not yet sent */
+#define DB8500_PASR_DIRTY	BIT(31)
+
+static const char *const db8500_pasr_modes[] = {
+	[DB8500_PASR_BANK] = "bank",
+	[DB8500_PASR_SEGMENT] = "segment",
+	[DB8500_PASR_SINGLE] = "single",
+	[DB8500_PASR_DOUBLE] = "double",
+};
+
+struct db8500_pasr_die {
+	unsigned int ddr, cs;
+	enum db8500_pasr_mode mode;
+	atomic_t latched;
+};
+
+static struct db8500_pasr_die db8500_pasr_dies[DB8500_PASR_MAX_DIES];
+static int db8500_pasr_ndies;
+
+/**
+ * db8500_pasr_encode - the mailbox 0 request for a die's PASR value
+ * @ddr: DDR controller (0 or 1)
+ * @cs: chip select (0 or 1)
+ * @mode: the die's PASR mode
+ * @value: the value the PASR core hands the die (Documentation/mm/pasr.rst)
+ * @req: the request
+ *
+ * Bank- and segment-selective values are the MR16 and MR17 masks. LPDDR2/3
+ * have no register for single- and double-ended fractions: those go out as
+ * the MR17 mask of the segments they leave unrefreshed.
+ *
+ * Return: false, with @req refreshing everything, for a value the mode
+ * cannot take or a die that does not exist.
+ */
+bool db8500_pasr_encode(unsigned int ddr, unsigned int cs,
+			enum db8500_pasr_mode mode, u64 value,
+			struct db8500_pasr_req *req)
+{
+	unsigned int kept;
+
+	req->header = MB0H_SET_PASR_DDR0_CS0 + 2 * ddr + cs;
+	req->mr16 = 0;
+	req->mr17 = 0;
+	if (ddr > 1 || cs > 1)
+		return false;
+	switch (mode) {
+	case DB8500_PASR_BANK:
+	case DB8500_PASR_SEGMENT:
+		if (value >> DB8500_PASR_SECTIONS)
+			return false;
+		if (mode == DB8500_PASR_BANK)
+			req->mr16 = value;
+		else
+			req->mr17 = value;
+		return true;
+	case DB8500_PASR_SINGLE:
+	case DB8500_PASR_DOUBLE:
+		/* bits 0-1: log2 of the refreshed fraction; bit 2: from the bottom */
+		if (value > 7 || (mode == DB8500_PASR_SINGLE && value & 4))
+			return false;
+		if (!(value & 3))
+			return !value;
+		kept = DB8500_PASR_SECTIONS >> (value & 3);
+		if (value & 4)
+			req->mr17 = GENMASK(DB8500_PASR_SECTIONS - kept - 1, 0);
+		else
+			req->mr17 = GENMASK(DB8500_PASR_SECTIONS - 1, kept);
+		return true;
+	}
+	return false;
+}
+
+static void db8500_pasr_mask(u64 value, void *cookie)
+{
+	struct db8500_pasr_die *die = cookie;
+	struct db8500_pasr_req req;
+
+	/* a value the mode cannot take: refresh everything */
+	db8500_pasr_encode(die->ddr, die->cs, die->mode, value, &req);
+	atomic_set(&die->latched, DB8500_PASR_DIRTY | req.mr17 << 8 | req.mr16);
+}
+
+/**
+ * db8500_pasr_flush - send the requests latched since the last flush
+ * @send: writes one request to mailbox 0 (the caller holds its lock)
+ */
+void db8500_pasr_flush(void (*send)(const struct db8500_pasr_req *req))
+{
+	int i, n = smp_load_acquire(&db8500_pasr_ndies);
+
+	for (i = 0; i < n; i++) {
+		struct db8500_pasr_die *die = &db8500_pasr_dies[i];
+		struct db8500_pasr_req req;
+		int v = atomic_fetch_andnot(DB8500_PASR_DIRTY, &die->latched);
+
+		if (!(v & DB8500_PASR_DIRTY))
+			continue;
+		req.header = MB0H_SET_PASR_DDR0_CS0 + 2 * die->ddr + die->cs;
+		req.mr16 = v & 0xff;
+		req.mr17 = (v >> 8) & 0xff;
+		send(&req);
+	}
+}
+
+static int db8500_pasr_add_die(struct device *dev, struct device_node *np,
+			       struct db8500_pasr_die *die, u64 *base)
+{
+	const char *mode = "bank";
+	u32 ddr_cs[2], sections = DB8500_PASR_SECTIONS;
+	u64 size;
+	int m;
+
+	if (of_property_read_reg(np, 0, base, &size)) {
+		dev_err(dev, "PASR: %pOF: no reg\n", np);
+		return -EINVAL;
+	}
+	if (of_property_read_u32_array(np, "stericsson,ddr-cs", ddr_cs, 2) ||
+	    ddr_cs[0] > 1 || ddr_cs[1] > 1) {
+		dev_err(dev, "PASR: %pOF: stericsson,ddr-cs must be <DDR CS>, each 0 or 1\n",
+			np);
+		return -EINVAL;
+	}
+	of_property_read_u32(np, "linux,pasr-sections", &sections);
+	if (sections != DB8500_PASR_SECTIONS) {
+		dev_err(dev, "PASR: %pOF: %u sections, but MR16/MR17 mask 8\n",
+			np, sections);
+		return -EINVAL;
+	}
+	of_property_read_string(np, "linux,pasr-mode", &mode);
+	m = match_string(db8500_pasr_modes, ARRAY_SIZE(db8500_pasr_modes), mode);
+	if (m < 0) {
+		dev_err(dev, "PASR: %pOF: unknown linux,pasr-mode \"%s\"\n", np, mode);
+		return -EINVAL;
+	}
+	die->ddr = ddr_cs[0];
+	die->cs = ddr_cs[1];
+	die->mode = m;
+	atomic_set(&die->latched, 0);
+	return 0;
+}
+
+/**
+ * db8500_pasr_init - register a PASR mask callback for every DDR die
+ * @prcmu: the PRCMU device, whose node's "stericsson,db8500-prcmu-pasr"
+ *         child (also "linux,pasr-ddr-layout": the PASR core reads the
+ *         layout from it) describes the dies
+ *
+ * A die that is described wrongly or that the PASR core does not know is
+ * left out, with an error: the PASR core never masks a die without a
+ * callback.
+ *
+ * Return: 0; PASR is optional for the PRCMU.
+ */
+int db8500_pasr_init(struct device *prcmu)
+{
+	struct device_node *np, *child;
+	int n = 0;
+
+	np = of_get_compatible_child(prcmu->of_node, "stericsson,db8500-prcmu-pasr");
+	if (!np)
+		return 0;
+	for_each_available_child_of_node(np, child) {
+		struct db8500_pasr_die *die = &db8500_pasr_dies[n];
+		u64 base;
+		int err;
+
+		if (n == DB8500_PASR_MAX_DIES) {
+			dev_err(prcmu, "PASR: more than %d DDR dies\n", n);
+			of_node_put(child);
+			break;
+		}
+		if (db8500_pasr_add_die(prcmu, child, die, &base))
+			continue;
+		/* visible to a flush before the first value is latched */
+		smp_store_release(&db8500_pasr_ndies, n + 1);
+		err = pasr_register_mask_function(base, db8500_pasr_mask, die);
+		if (err) {
+			dev_err(prcmu, "PASR: %pOF: the PASR core refused the die (%d)\n",
+				child, err);
+			smp_store_release(&db8500_pasr_ndies, n);
+			continue;
+		}
+		n++;
+	}
+	of_node_put(np);
+	dev_info(prcmu, "PASR: %d DDR dies\n", n);
+	return 0;
+}

@@ -1,0 +1,62 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
+/*
+ * PASR on the ST-Ericsson DB8500 (Ux500): the PRCMU firmware writes the
+ * LPDDR mode registers MR16 (bank mask) and MR17 (segment mask) of a die
+ * when mailbox 0 carries a MB0H_SET_PASR_DDRx_CSy request. Shared between
+ * drivers/mfd/db8500-prcmu.c, which owns the mailbox, the PASR glue in
+ * db8500-prcmu-pasr.c and its KUnit test.
+ */
+#ifndef __DB8500_PRCMU_PASR_H
+#define __DB8500_PRCMU_PASR_H
+
+#include <linux/types.h>
+
+struct device;
+
+/* Mailbox 0 request headers (the 2012 PASR RFC for Ux500). */
+#define MB0H_SET_PASR_DDR0_CS0		5
+#define MB0H_SET_PASR_DDR0_CS1		6
+#define MB0H_SET_PASR_DDR1_CS0		7
+#define MB0H_SET_PASR_DDR1_CS1		8
+
+/* The request's payload, at the start of the mailbox 0 request area. */
+#define DB8500_PASR_REQ_MR16		0x0	/* u16 */
+#define DB8500_PASR_REQ_MR17		0x2	/* u16 */
+
+/* The PASR mode of a die (linux,pasr-mode), as the core hands values. */
+enum db8500_pasr_mode {
+	DB8500_PASR_BANK,
+	DB8500_PASR_SEGMENT,
+	DB8500_PASR_SINGLE,
+	DB8500_PASR_DOUBLE,
+};
+
+/* LPDDR2/3 dies have 8 banks and 8 segments: the masks are 8-bit. */
+#define DB8500_PASR_SECTIONS		8
+
+struct db8500_pasr_req {
+	u8 header;
+	u16 mr16;
+	u16 mr17;
+};
+
+bool db8500_pasr_encode(unsigned int ddr, unsigned int cs,
+			enum db8500_pasr_mode mode, u64 value,
+			struct db8500_pasr_req *req);
+
+#ifdef CONFIG_DB8500_PRCMU_PASR
+int db8500_pasr_init(struct device *prcmu);
+void db8500_pasr_flush(void (*send)(const struct db8500_pasr_req *req));
+#else
+static inline int db8500_pasr_init(struct device *prcmu)
+{
+	return 0;
+}
+
+static inline void
+db8500_pasr_flush(void (*send)(const struct db8500_pasr_req *req))
+{
+}
+#endif
+
+#endif /* __DB8500_PRCMU_PASR_H */
