@@ -99,4 +99,5 @@ static struct kunit_suite db8500_pasr_test_suite = {
 	.name = "pasr_db8500",
 	.test_cases = db8500_pasr_test_cases,
 };
+
 kunit_test_suite(db8500_pasr_test_suite);

@@ -114,6 +114,7 @@ static void db8500_pasr_mask(u64 value, void *cookie)
  */
 void db8500_pasr_flush(void (*send)(const struct db8500_pasr_req *req))
 {
+	/* pairs with the release in db8500_pasr_init(): the dies are set up */
 	int i, n = smp_load_acquire(&db8500_pasr_ndies);
 
 	for (i = 0; i < n; i++) {
@@ -199,12 +200,13 @@ int db8500_pasr_init(struct device *prcmu)
 		}
 		if (db8500_pasr_add_die(prcmu, child, die, &base))
 			continue;
-		/* visible to a flush before the first value is latched */
+		/* the die, set up, visible to a flush before its first value */
 		smp_store_release(&db8500_pasr_ndies, n + 1);
 		err = pasr_register_mask_function(base, db8500_pasr_mask, die);
 		if (err) {
 			dev_err(prcmu, "PASR: %pOF: the PASR core refused the die (%d)\n",
 				child, err);
+			/* not registered: never latches, hidden again */
 			smp_store_release(&db8500_pasr_ndies, n);
 			continue;
 		}
