@@ -44,7 +44,8 @@ bool db8500_pasr_encode(unsigned int ddr, unsigned int cs,
 			enum db8500_pasr_mode mode, u64 value,
 			struct db8500_pasr_req *req);
 
-#ifdef CONFIG_DB8500_PRCMU_PASR
+/* db8500-prcmu-pasr.c is also built for its KUnit test alone */
+#if IS_ENABLED(CONFIG_DB8500_PRCMU_PASR) || IS_ENABLED(CONFIG_DB8500_PRCMU_PASR_KUNIT_TEST)
 int db8500_pasr_init(struct device *prcmu);
 void db8500_pasr_flush(void (*send)(const struct db8500_pasr_req *req));
 #else
