@@ -44,7 +44,7 @@ $(BUSYBOX):
 initramfs: $(INITRAMFS)
 
 # the same for 32-bit ARM (make check-arm), with armhf busybox
-$(INITRAMFS_ARM): qemu/mkinitramfs.sh qemu/init selftests $(wildcard selftests/*.sh selftests/lib/*.sh selftests/bin/*.[ch]) $(BUSYBOX_ARM)
+$(INITRAMFS_ARM): qemu/mkinitramfs.sh tools/lib.sh qemu/init selftests $(wildcard selftests/*.sh selftests/lib/*.sh selftests/bin/*.[ch]) $(BUSYBOX_ARM)
 	@PASR_ARCH=arm qemu/mkinitramfs.sh
 
 $(BUSYBOX_ARM):

@@ -43,8 +43,9 @@ arm)
 	KARCH=arm KIMAGE=arch/arm/boot/zImage BB_ARCH=armhf
 	# highmem=on: RAM above the 32-bit boundary's MMIO holes, LPAE addresses
 	QEMU_SYS=qemu-system-arm QEMU_MACHINE=virt,highmem=on QEMU_CPU=cortex-a15
-	# cortex-a15 divides in hardware: the test programs link no libgcc
-	CLANG_TARGET=(--target=armv7a-linux-gnueabihf -mcpu=cortex-a15)
+	# cortex-a15 divides in hardware: the test programs link no libgcc;
+	# soft-float: no VFP/NEON code (the kernel has VFP for busybox, no NEON)
+	CLANG_TARGET=(--target=armv7a-linux-gnueabi -mcpu=cortex-a15 -mfloat-abi=soft)
 	INITRAMFS="$INITRAMFS_DIR/initramfs-arm.cpio.gz"
 	;;
 *) printf 'error: PASR_ARCH=%s: arm64 or arm\n' "$PASR_ARCH" >&2; exit 1 ;;
