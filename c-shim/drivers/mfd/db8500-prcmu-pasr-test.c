@@ -2,9 +2,11 @@
 /*
  * KUnit tests of the DB8500 PRCMU PASR requests: for every die (DDR
  * controller and chip select) and every PASR mode, the mailbox 0 request a
- * value becomes, and the values a mode cannot take. The encoding is pure, so
- * the suite runs on any PASR test kernel, not only on Ux500.
+ * value becomes, and the values a mode cannot take; and when a latched request
+ * is sent, on dies of the test's own. Nothing touches the PRCMU, so the suite
+ * runs on any PASR test kernel, not only on Ux500.
  */
+#include <kunit/static_stub.h>
 #include <kunit/test.h>
 
 #include "db8500-prcmu-pasr.h"
@@ -89,9 +91,73 @@ static void db8500_pasr_encode_no_such_die(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, req.mr17, 0);
 }
 
+/* what db8500_pasr_record() was handed, in order */
+static struct db8500_pasr_req db8500_pasr_sent[4];
+static unsigned int db8500_pasr_nsent;
+
+static void db8500_pasr_record(const struct db8500_pasr_req *req)
+{
+	if (db8500_pasr_nsent < ARRAY_SIZE(db8500_pasr_sent))
+		db8500_pasr_sent[db8500_pasr_nsent] = *req;
+	db8500_pasr_nsent++;
+}
+
+static bool db8500_pasr_panicking(void)
+{
+	return true;
+}
+
+static void db8500_pasr_expect_sent(struct kunit *test, unsigned int i,
+				    u8 header, u16 mr16, u16 mr17)
+{
+	KUNIT_EXPECT_EQ_MSG(test, db8500_pasr_sent[i].header, header, "request %u", i);
+	KUNIT_EXPECT_EQ_MSG(test, db8500_pasr_sent[i].mr16, mr16, "request %u", i);
+	KUNIT_EXPECT_EQ_MSG(test, db8500_pasr_sent[i].mr17, mr17, "request %u", i);
+}
+
+/*
+ * A value is latched and sent once, at the next flush. At panic and crash
+ * kexec nothing flushes later: the callback sends every pending request.
+ */
+static void db8500_pasr_latch_and_flush(struct kunit *test)
+{
+	struct db8500_pasr pasr = { .send = db8500_pasr_record, .ndies = 2 };
+	struct db8500_pasr_die *a = &pasr.dies[0], *b = &pasr.dies[1];
+
+	*a = (struct db8500_pasr_die){ .pasr = &pasr, .ddr = 1, .cs = 0,
+				       .mode = DB8500_PASR_SEGMENT };
+	*b = (struct db8500_pasr_die){ .pasr = &pasr, .ddr = 0, .cs = 1,
+				       .mode = DB8500_PASR_BANK };
+	db8500_pasr_nsent = 0;
+
+	db8500_pasr_mask(0x0f, a);
+	KUNIT_EXPECT_EQ(test, db8500_pasr_nsent, 0);
+	db8500_pasr_flush_dies(&pasr);
+	KUNIT_ASSERT_EQ(test, db8500_pasr_nsent, 1);
+	db8500_pasr_expect_sent(test, 0, MB0H_SET_PASR_DDR1_CS0, 0, 0x0f);
+	db8500_pasr_flush_dies(&pasr);
+	KUNIT_EXPECT_EQ(test, db8500_pasr_nsent, 1);
+
+	/* a value the mode cannot take: full refresh */
+	db8500_pasr_mask(0x1ff, a);
+	db8500_pasr_flush_dies(&pasr);
+	KUNIT_ASSERT_EQ(test, db8500_pasr_nsent, 2);
+	db8500_pasr_expect_sent(test, 1, MB0H_SET_PASR_DDR1_CS0, 0, 0);
+
+	/* panic while die b's request is still pending */
+	db8500_pasr_mask(0xc0, b);
+	kunit_activate_static_stub(test, db8500_pasr_in_panic, db8500_pasr_panicking);
+	db8500_pasr_mask(0, a);
+	kunit_deactivate_static_stub(test, db8500_pasr_in_panic);
+	KUNIT_ASSERT_EQ(test, db8500_pasr_nsent, 4);
+	db8500_pasr_expect_sent(test, 2, MB0H_SET_PASR_DDR1_CS0, 0, 0);
+	db8500_pasr_expect_sent(test, 3, MB0H_SET_PASR_DDR0_CS1, 0xc0, 0);
+}
+
 static struct kunit_case db8500_pasr_test_cases[] = {
 	KUNIT_CASE(db8500_pasr_encode_every_die_and_mode),
 	KUNIT_CASE(db8500_pasr_encode_no_such_die),
+	KUNIT_CASE(db8500_pasr_latch_and_flush),
 	{}
 };
 

@@ -11,20 +11,20 @@
  * driver sends what is latched, under its mailbox lock, before every power
  * state transition request (the way into DDR self-refresh), at probe and at
  * shutdown, so the firmware holds the latest masks whenever the DDR can
- * enter self-refresh.
+ * enter self-refresh. At panic and crash kexec, which hand every die value 0
+ * on the one CPU still running, the callback sends at once, without the lock.
  */
 #include <linux/atomic.h>
 #include <linux/bits.h>
 #include <linux/device.h>
 #include <linux/of.h>
 #include <linux/of_address.h>
+#include <linux/panic.h>
 #include <linux/pasr.h>
 #include <linux/string.h>
+#include <kunit/static_stub.h>
 
 #include "db8500-prcmu-pasr.h"
-
-/* two DDR controllers, two chip selects each */
-#define DB8500_PASR_MAX_DIES	4
 
 /* a latched request: MR16 in bits 0-7, MR17 in 8-15, not yet sent */
 #define DB8500_PASR_DIRTY	BIT(31)
@@ -36,14 +36,7 @@ static const char *const db8500_pasr_modes[] = {
 	[DB8500_PASR_DOUBLE] = "double",
 };
 
-struct db8500_pasr_die {
-	unsigned int ddr, cs;
-	enum db8500_pasr_mode mode;
-	atomic_t latched;
-};
-
-static struct db8500_pasr_die db8500_pasr_dies[DB8500_PASR_MAX_DIES];
-static int db8500_pasr_ndies;
+static struct db8500_pasr db8500_pasr;
 
 /**
  * db8500_pasr_encode - the mailbox 0 request for a die's PASR value
@@ -98,27 +91,31 @@ bool db8500_pasr_encode(unsigned int ddr, unsigned int cs,
 	return false;
 }
 
-static void db8500_pasr_mask(u64 value, void *cookie)
+/**
+ * db8500_pasr_in_panic - whether this CPU runs panic() or a crash kexec
+ *
+ * Return: true in panic() and crash kexec, where the PASR core hands every
+ * die value 0 with the other CPUs stopped and nothing flushes after it.
+ */
+bool db8500_pasr_in_panic(void)
 {
-	struct db8500_pasr_die *die = cookie;
-	struct db8500_pasr_req req;
-
-	/* a value the mode cannot take: refresh everything */
-	db8500_pasr_encode(die->ddr, die->cs, die->mode, value, &req);
-	atomic_set(&die->latched, DB8500_PASR_DIRTY | req.mr17 << 8 | req.mr16);
+	KUNIT_STATIC_STUB_REDIRECT(db8500_pasr_in_panic);
+	return panic_on_this_cpu();
 }
 
 /**
- * db8500_pasr_flush - send the requests latched since the last flush
- * @send: writes one request to mailbox 0 (the caller holds its lock)
+ * db8500_pasr_flush_dies - send the requests latched since the last flush
+ * @pasr: the dies and the mailbox 0 sender
+ *
+ * The caller holds the mailbox lock, or is the only CPU left running.
  */
-void db8500_pasr_flush(void (*send)(const struct db8500_pasr_req *req))
+void db8500_pasr_flush_dies(struct db8500_pasr *pasr)
 {
 	/* pairs with the release in db8500_pasr_init(): the dies are set up */
-	int i, n = smp_load_acquire(&db8500_pasr_ndies);
+	int i, n = smp_load_acquire(&pasr->ndies);
 
 	for (i = 0; i < n; i++) {
-		struct db8500_pasr_die *die = &db8500_pasr_dies[i];
+		struct db8500_pasr_die *die = &pasr->dies[i];
 		struct db8500_pasr_req req;
 		int v = atomic_fetch_andnot(DB8500_PASR_DIRTY, &die->latched);
 
@@ -127,8 +124,38 @@ void db8500_pasr_flush(void (*send)(const struct db8500_pasr_req *req))
 		req.header = MB0H_SET_PASR_DDR0_CS0 + 2 * die->ddr + die->cs;
 		req.mr16 = v & 0xff;
 		req.mr17 = (v >> 8) & 0xff;
-		send(&req);
+		pasr->send(&req);
 	}
+}
+
+/**
+ * db8500_pasr_mask - the PASR mask callback of a die
+ * @value: the die's value
+ * @cookie: the die (struct db8500_pasr_die)
+ *
+ * Latches the request. At panic and crash kexec nothing sends it later, and
+ * a stopped CPU may hold the mailbox lock: it is sent at once, unlocked.
+ */
+void db8500_pasr_mask(u64 value, void *cookie)
+{
+	struct db8500_pasr_die *die = cookie;
+	struct db8500_pasr_req req;
+
+	/* a value the mode cannot take: refresh everything */
+	db8500_pasr_encode(die->ddr, die->cs, die->mode, value, &req);
+	atomic_set(&die->latched, DB8500_PASR_DIRTY | req.mr17 << 8 | req.mr16);
+	if (db8500_pasr_in_panic())
+		db8500_pasr_flush_dies(die->pasr);
+}
+
+/**
+ * db8500_pasr_flush - send the requests latched since the last flush
+ *
+ * The caller holds the PRCMU's mailbox 0 lock.
+ */
+void db8500_pasr_flush(void)
+{
+	db8500_pasr_flush_dies(&db8500_pasr);
 }
 
 static int db8500_pasr_add_die(struct device *dev, struct device_node *np,
@@ -164,6 +191,7 @@ static int db8500_pasr_add_die(struct device *dev, struct device_node *np,
 	die->ddr = ddr_cs[0];
 	die->cs = ddr_cs[1];
 	die->mode = m;
+	die->pasr = &db8500_pasr;
 	atomic_set(&die->latched, 0);
 	return 0;
 }
@@ -173,6 +201,7 @@ static int db8500_pasr_add_die(struct device *dev, struct device_node *np,
  * @prcmu: the PRCMU device, whose node's "stericsson,db8500-prcmu-pasr"
  *         child (also "linux,pasr-ddr-layout": the PASR core reads the
  *         layout from it) describes the dies
+ * @send: writes one request to mailbox 0
  *
  * A die that is described wrongly or that the PASR core does not know is
  * left out, with an error: the PASR core never masks a die without a
@@ -180,7 +209,8 @@ static int db8500_pasr_add_die(struct device *dev, struct device_node *np,
  *
  * Return: 0; PASR is optional for the PRCMU.
  */
-int db8500_pasr_init(struct device *prcmu)
+int db8500_pasr_init(struct device *prcmu,
+		     void (*send)(const struct db8500_pasr_req *req))
 {
 	struct device_node *np, *child;
 	int n = 0;
@@ -188,8 +218,9 @@ int db8500_pasr_init(struct device *prcmu)
 	np = of_get_compatible_child(prcmu->of_node, "stericsson,db8500-prcmu-pasr");
 	if (!np)
 		return 0;
+	db8500_pasr.send = send;
 	for_each_available_child_of_node(np, child) {
-		struct db8500_pasr_die *die = &db8500_pasr_dies[n];
+		struct db8500_pasr_die *die = &db8500_pasr.dies[n];
 		u64 base;
 		int err;
 
@@ -201,13 +232,13 @@ int db8500_pasr_init(struct device *prcmu)
 		if (db8500_pasr_add_die(prcmu, child, die, &base))
 			continue;
 		/* the die, set up, visible to a flush before its first value */
-		smp_store_release(&db8500_pasr_ndies, n + 1);
+		smp_store_release(&db8500_pasr.ndies, n + 1);
 		err = pasr_register_mask_function(base, db8500_pasr_mask, die);
 		if (err) {
 			dev_err(prcmu, "PASR: %pOF: the PASR core refused the die (%d)\n",
 				child, err);
 			/* not registered: never latches, hidden again */
-			smp_store_release(&db8500_pasr_ndies, n);
+			smp_store_release(&db8500_pasr.ndies, n);
 			continue;
 		}
 		n++;

@@ -9,6 +9,7 @@
 #ifndef __DB8500_PRCMU_PASR_H
 #define __DB8500_PRCMU_PASR_H
 
+#include <linux/atomic.h>
 #include <linux/types.h>
 
 struct device;
@@ -40,22 +41,51 @@ struct db8500_pasr_req {
 	u16 mr17;
 };
 
+/* two DDR controllers, two chip selects each */
+#define DB8500_PASR_MAX_DIES		4
+
+struct db8500_pasr;
+
+/*
+ * A die: its request header and mode, and its latched request (MR16 in bits
+ * 0-7, MR17 in 8-15, and a "not sent yet" bit).
+ */
+struct db8500_pasr_die {
+	struct db8500_pasr *pasr;
+	unsigned int ddr, cs;
+	enum db8500_pasr_mode mode;
+	atomic_t latched;
+};
+
+/* The dies, the first @ndies set up, and the mailbox 0 request sender. */
+struct db8500_pasr {
+	void (*send)(const struct db8500_pasr_req *req);
+	int ndies;
+	struct db8500_pasr_die dies[DB8500_PASR_MAX_DIES];
+};
+
 bool db8500_pasr_encode(unsigned int ddr, unsigned int cs,
 			enum db8500_pasr_mode mode, u64 value,
 			struct db8500_pasr_req *req);
 
 /* db8500-prcmu-pasr.c is also built for its KUnit test alone */
 #if IS_ENABLED(CONFIG_DB8500_PRCMU_PASR) || IS_ENABLED(CONFIG_DB8500_PRCMU_PASR_KUNIT_TEST)
-int db8500_pasr_init(struct device *prcmu);
-void db8500_pasr_flush(void (*send)(const struct db8500_pasr_req *req));
+int db8500_pasr_init(struct device *prcmu,
+		     void (*send)(const struct db8500_pasr_req *req));
+void db8500_pasr_flush(void);
+/* for the KUnit test */
+bool db8500_pasr_in_panic(void);
+void db8500_pasr_mask(u64 value, void *cookie);
+void db8500_pasr_flush_dies(struct db8500_pasr *pasr);
 #else
-static inline int db8500_pasr_init(struct device *prcmu)
+static inline int
+db8500_pasr_init(struct device *prcmu,
+		 void (*send)(const struct db8500_pasr_req *req))
 {
 	return 0;
 }
 
-static inline void
-db8500_pasr_flush(void (*send)(const struct db8500_pasr_req *req))
+static inline void db8500_pasr_flush(void)
 {
 }
 #endif
