@@ -17,20 +17,10 @@ t0=$(date +%s)
 STAGE_PREFIX="arm: "
 SUITES="arm-build:build arm-scenario:scenarios arm-selftest:scenarios arm-kunit:scenarios"
 
-summary() {
-	require_results
-	log ""
-	log "=== arm summary ($(( $(date +%s) - t0 ))s) ==="
-	"$REPO/tools/summary.sh" --arm
-}
-
-if stage tree make -s -C "$REPO" tree; then record_result arm-build tree PASS; else
-	record_result arm-build tree FAIL; summary; exit 1; fi
+build_stage arm tree make -s -C "$REPO" tree || { sub_summary arm "$t0"; exit 1; }
 build_ok=1
-if stage kernel "$REPO/tools/kernel.sh" arm; then record_result arm-build kernel PASS; else
-	record_result arm-build kernel FAIL; build_ok=0; fi
-if stage initramfs make -s -C "$REPO" initramfs-arm; then record_result arm-build initramfs PASS; else
-	record_result arm-build initramfs FAIL; build_ok=0; fi
+build_stage arm kernel "$REPO/tools/kernel.sh" arm || build_ok=0
+build_stage arm initramfs make -s -C "$REPO" initramfs-arm || build_ok=0
 if stage u8500 "$REPO/tools/kernel.sh" u8500 &&
 	[ -f "$BUILD/out/u8500/drivers/mfd/db8500-prcmu-pasr.o" ] &&
 	[ -f "$BUILD/out/u8500/mm/pasr/pasr.o" ]; then
@@ -38,10 +28,5 @@ if stage u8500 "$REPO/tools/kernel.sh" u8500 &&
 else
 	record_result arm-build u8500 FAIL "(see build/logs/kernel-u8500.log)"
 fi
-if [ "$build_ok" = 1 ]; then
-	run_stage scenarios "$REPO/qemu/run-scenarios.sh" || true
-else
-	log "check-arm: the kernel or the initramfs failed; no boots"
-	STAGE_RC[scenarios]="did not run: the kernel or the initramfs failed"
-fi
-summary
+boot_stage "$build_ok" "$REPO/qemu/run-scenarios.sh"
+sub_summary arm "$t0"

@@ -25,25 +25,10 @@ STAGE_PREFIX="debug: "
 # the suites make check-debug promises, each with the stage that records it
 SUITES="debug-build:build debug-splat:splat-check debug-scenario:scenarios debug-selftest:scenarios debug-kunit:scenarios"
 
-summary() {
-	require_results
-	log ""
-	log "=== debug summary ($(( $(date +%s) - t0 ))s) ==="
-	"$REPO/tools/summary.sh" --debug
-}
-
-if stage tree make -s -C "$REPO" tree; then record_result debug-build tree PASS; else
-	record_result debug-build tree FAIL; summary; exit 1; fi
+build_stage debug tree make -s -C "$REPO" tree || { sub_summary debug "$t0"; exit 1; }
 build_ok=1
-if stage kernel "$REPO/tools/kernel.sh" debug; then record_result debug-build kernel PASS; else
-	record_result debug-build kernel FAIL; build_ok=0; fi
-if stage initramfs make -s -C "$REPO" initramfs; then record_result debug-build initramfs PASS; else
-	record_result debug-build initramfs FAIL; build_ok=0; fi
+build_stage debug kernel "$REPO/tools/kernel.sh" debug || build_ok=0
+build_stage debug initramfs make -s -C "$REPO" initramfs || build_ok=0
 run_stage splat-check "$REPO/tools/debug-splats.sh" --self-test || true
-if [ "$build_ok" = 1 ]; then
-	run_stage scenarios env PASR_DEBUG=1 "$REPO/qemu/run-scenarios.sh" || true
-else
-	log "check-debug: the debug kernel or the initramfs failed; no boots"
-	STAGE_RC[scenarios]="did not run: the debug kernel or the initramfs failed"
-fi
-summary
+boot_stage "$build_ok" env PASR_DEBUG=1 "$REPO/qemu/run-scenarios.sh"
+sub_summary debug "$t0"

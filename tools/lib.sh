@@ -116,6 +116,39 @@ require_results() {
 	done
 }
 
+# The skeleton of check-debug.sh and check-arm.sh, which build one more kernel
+# and boot it; PFX (debug, arm) names their suites and results.
+# build_stage PFX NAME COMMAND...: a stage recorded as PFX-build/NAME
+build_stage() {
+	local pfx="$1" name="$2"
+	shift 2
+	if stage "$name" "$@"; then
+		record_result "$pfx-build" "$name" PASS
+	else
+		record_result "$pfx-build" "$name" FAIL
+		return 1
+	fi
+}
+
+# boot_stage BUILD_OK COMMAND...: the scenarios stage, if the kernel and the
+# initramfs were built (BUILD_OK 1); a failed boot is in the results
+boot_stage() {
+	if [ "$1" = 1 ]; then
+		run_stage scenarios "${@:2}" || true
+	else
+		log "${STAGE_PREFIX:-}the kernel or the initramfs failed; no boots"
+		STAGE_RC[scenarios]="did not run: the kernel or the initramfs failed"
+	fi
+}
+
+# sub_summary PFX T0: the closing tally of the PFX suites (summary.sh --PFX)
+sub_summary() {
+	require_results
+	log ""
+	log "=== $1 summary ($(( $(date +%s) - $2 ))s) ==="
+	"$REPO/tools/summary.sh" "--$1"
+}
+
 # lock NAME: serialise this script against other runs using the same part of
 # build/ (two builds in one O= directory corrupt each other). Held until exit.
 lock() {

@@ -165,21 +165,31 @@ wait_reported() {
 # large free a few hundred of them, scattered, keep whole sections refreshed.
 drain() { [ ! -w $DBG/drain ] || echo 1 >$DBG/drain; }
 
-# wait_mask: wait (up to 60 s, 180 s on a KASAN kernel) until the simulated
-# controller has a section masked, compacting and draining the per-cpu lists
-# meanwhile. With the reporting backend, which does not steer, allocations
-# made while a test filled memory stay scattered over the sections; what is
-# left free is masked once reported.
-wait_mask() {
+# settle_until MAX COND...: compact and drain the per-cpu lists once a second,
+# MAX times or until the command COND succeeds
+settle_until() {
 	_i=0
-	_max=60
-	kasan && _max=180
-	while [ $_i -lt $_max ] && [ "$(sim_total masked)" -lt 1 ]; do
+	_max=$1
+	shift
+	while [ $_i -lt $_max ]; do
 		echo 1 >/proc/sys/vm/compact_memory 2>/dev/null
 		drain
 		sleep 1
 		_i=$((_i + 1))
+		"$@" && break
 	done
+}
+
+_sim_masked() { [ "$(sim_total masked)" -ge 1 ]; }
+_masked_above() { [ -z "$1" ] || [ "$(masked)" -gt "$1" ]; }
+
+# wait_mask: wait (up to 60 s, 180 s on a KASAN kernel) until the simulated
+# controller has a section masked. With the reporting backend, which does not
+# steer, allocations made while a test filled memory stay scattered over the
+# sections; what is left free is masked once reported.
+wait_mask() {
+	_sim_masked && return 0
+	if kasan; then settle_until 180 _sim_masked; else settle_until 60 _sim_masked; fi
 }
 
 # settle [ABOVE]: let freed memory get back to the buddy allocator as whole
@@ -188,18 +198,7 @@ wait_mask() {
 # the reporting backend, see wait_reported: a few hundred MiB freed are
 # reported in two or three runs, 2 s apart) until masked_bytes exceeds ABOVE
 settle() {
-	_i=0
-	_max=10
-	reporting && _max=20
-	while [ $_i -lt $_max ]; do
-		echo 1 >/proc/sys/vm/compact_memory 2>/dev/null
-		drain
-		sleep 1
-		_i=$((_i + 1))
-		if [ -z "$1" ] || [ "$(masked)" -gt "$1" ]; then
-			break
-		fi
-	done
+	if reporting; then settle_until 20 _masked_above "$1"; else settle_until 10 _masked_above "$1"; fi
 }
 
 # hot_add SPEC: hot-add RAM through the test-only debugfs pasr/hot_add
