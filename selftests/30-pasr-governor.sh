@@ -8,10 +8,11 @@
 # idles with the page cache still there. The ideal is the free memory rounded
 # down to whole sections: no PASR design could mask more. Masked bytes are
 # sampled with the governor off for 10 s, then on, every 2 s of guest time,
-# until the governor has evacuated a section and reached the target (at most
-# 30 s). Then (pasr-governor-retention) the simulated controller's
-# self-refresh is entered repeatedly while the governor holds reservations,
-# with data in memory: 0 violations, and the data reads back intact.
+# until the governor has evacuated a section, gained over off and reached
+# the target (at most 30 s). Then (pasr-governor-retention) the simulated
+# controller's self-refresh is entered repeatedly while the governor holds
+# reservations, with data in memory: 0 violations, and the data reads back
+# intact.
 #
 # Prints machine-readable rows: GOVBENCH <mode> <t_s> <masked_MiB> <ideal_MiB> <pct>
 
@@ -29,8 +30,9 @@ fi
 section=$(section_bytes)
 
 # sample MODE SECONDS [STOP]: prints rows every 2 s, leaves the last pct in
-# $pct and its time in $ts; with STOP, ends early once pct reaches STOP and
-# the governor has evacuated a section since it was enabled (count in $ev0)
+# $pct and its time in $ts; with STOP, ends early once pct reaches STOP, is
+# above the governor-off figure ($off) and the governor has evacuated a
+# section since it was enabled (count in $ev0)
 sample() {
 	t=0
 	while [ $t -le "$2" ]; do
@@ -40,7 +42,8 @@ sample() {
 		[ "$i" -gt 0 ] && pct=$((m * 100 / i))
 		echo "GOVBENCH $1 $t $(mib $m) $(mib $i) $pct"
 		ts=$t
-		if [ -n "${3:-}" ] && [ "$pct" -ge "$3" ] && [ "$(gov_stat evacuated)" -gt "$ev0" ]; then
+		if [ -n "${3:-}" ] && [ "$pct" -ge "$3" ] && [ "$pct" -gt "$off" ] &&
+			[ "$(gov_stat evacuated)" -gt "$ev0" ]; then
 			break
 		fi
 		[ $t -lt "$2" ] && sleep 2
