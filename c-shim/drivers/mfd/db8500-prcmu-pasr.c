@@ -38,6 +38,12 @@ static const char *const db8500_pasr_modes[] = {
 
 static struct db8500_pasr db8500_pasr;
 
+/* the MB0H_SET_PASR_DDRx_CSy request header of a die */
+static u8 db8500_pasr_header(unsigned int ddr, unsigned int cs)
+{
+	return MB0H_SET_PASR_DDR0_CS0 + 2 * ddr + cs;
+}
+
 /**
  * db8500_pasr_encode - the mailbox 0 request for a die's PASR value
  * @ddr: DDR controller (0 or 1)
@@ -59,7 +65,7 @@ bool db8500_pasr_encode(unsigned int ddr, unsigned int cs,
 {
 	unsigned int kept;
 
-	req->header = MB0H_SET_PASR_DDR0_CS0 + 2 * ddr + cs;
+	req->header = db8500_pasr_header(ddr, cs);
 	req->mr16 = 0;
 	req->mr17 = 0;
 	if (ddr > 1 || cs > 1)
@@ -121,7 +127,7 @@ void db8500_pasr_flush_dies(struct db8500_pasr *pasr)
 
 		if (!(v & DB8500_PASR_DIRTY))
 			continue;
-		req.header = MB0H_SET_PASR_DDR0_CS0 + 2 * die->ddr + die->cs;
+		req.header = db8500_pasr_header(die->ddr, die->cs);
 		req.mr16 = v & 0xff;
 		req.mr17 = (v >> 8) & 0xff;
 		pasr->send(&req);
