@@ -53,6 +53,9 @@
 # BENCH_REPORTING (1: the reporting backend's kernel and boots).
 # BENCH_ALLOC=0 skips the on/off/absent boots (to iterate on another part; the
 # report then needs them from an earlier run: it is not written).
+# BENCH_CONFIG_ONLY=1 configures every bench kernel, checks each .config
+# against its fragment and stops: no build, no boot (make check-debug runs it,
+# so that an option added to Kconfig.fragment cannot break make bench unseen).
 set -euo pipefail
 . "$(dirname "$0")/lib.sh"
 
@@ -77,12 +80,15 @@ TRANS="${BENCH_TRANS:-1}"
 TRANS_SMP="${BENCH_TRANS_SMP:-4}"
 ALLOC="${BENCH_ALLOC:-1}"
 REPORTING="${BENCH_REPORTING:-1}"
+CONFIG_ONLY="${BENCH_CONFIG_ONLY:-0}"
 
 [ -f "$TREE/Makefile" ] || die "bench: no kernel tree at $TREE (run 'make tree')"
 grep -qs '^config PASR_BENCH$' "$TREE/mm/pasr/Kconfig" ||
 	die "bench: CONFIG_PASR_BENCH is not in the tree (patches/0007 not applied? run 'make tree')"
 mkdir -p "$OUT"
-rm -f "$OUT"/*.csv "$OUT"/*.png "$OUT"/*.log "$OUT"/*.dat "$OUT"/*.gp "$OUT/report.md"
+# the last run's report stays when only the configurations are checked
+[ "$CONFIG_ONLY" = 1 ] ||
+	rm -f "$OUT"/*.csv "$OUT"/*.png "$OUT"/*.log "$OUT"/*.dat "$OUT"/*.gp "$OUT/report.md"
 t_start=$(date +%s)
 
 # ---- kernels ---------------------------------------------------------------
@@ -202,6 +208,7 @@ build_kernel() {
 		"${makeo[@]}" olddefconfig >"$LOGS/bench-$name-config.log" 2>&1 ||
 			{ show_log_tail "$LOGS/bench-$name-config.log"; die "bench: $name: olddefconfig failed"; }
 	fi
+	[ "$CONFIG_ONLY" = 0 ] || return 0
 	local s0
 	s0=$(date +%s)
 	log "bench: $name: building Image (log: build/logs/bench-$name.log)"
@@ -245,7 +252,7 @@ seed() {
 	rm -f "$BUILD/out/$1/.bench-config.sha256"
 }
 
-rm -f "$OUT/build-times.txt"
+[ "$CONFIG_ONLY" = 1 ] || rm -f "$OUT/build-times.txt"
 cd "$REPO"
 DROPPED="$FRAGMENT.dropped" derive_fragment "$FRAGMENT" tools/bench.delta
 build_kernel bench "$FRAGMENT"
@@ -275,6 +282,11 @@ if [ "$POWER" = 1 ]; then
 		derive_fragment "$OUT/bench-power.fragment" tools/bench.delta tools/bench-power.delta
 	seed bench-power
 	build_kernel bench-power "$OUT/bench-power.fragment"
+fi
+
+if [ "$CONFIG_ONLY" = 1 ]; then
+	log "bench: BENCH_CONFIG_ONLY=1: every bench kernel's .config matches its fragment"
+	exit 0
 fi
 
 # ---- initramfs -------------------------------------------------------------

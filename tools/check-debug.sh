@@ -4,9 +4,12 @@
 #      (generic KASAN, UBSAN, lockdep, DEBUG_VM, DEBUG_ATOMIC_SLEEP, DEBUG_LIST,
 #      DEBUG_PREEMPT, Rust overflow checks and debug assertions); fails if
 #      .config lacks any value of the fragments (tools/kernel.sh debug)
-#   2. the checker of the debug reports against sample reports
+#   2. the make bench kernels' configurations, checked against their
+#      fragments without building them (BENCH_CONFIG_ONLY=1 tools/bench.sh):
+#      an option added to Kconfig.fragment must not break make bench unseen
+#   3. the checker of the debug reports against sample reports
 #      (tools/debug-splats.sh --self-test)
-#   3. the scenarios tagged DEBUG=1 or DEBUG=only in qemu/scenarios/*.conf,
+#   4. the scenarios tagged DEBUG=1 or DEBUG=only in qemu/scenarios/*.conf,
 #      booted on the debug kernel (PASR_DEBUG=1 qemu/run-scenarios.sh): guest
 #      selftests, the KUnit suites run at boot (pasr, pasr_sim), and any KASAN,
 #      UBSAN, lockdep, atomic-sleep, WARN or BUG report fails the scenario
@@ -29,6 +32,7 @@ build_stage debug tree make -s -C "$REPO" tree || { sub_summary debug "$t0"; exi
 build_ok=1
 build_stage debug kernel "$REPO/tools/kernel.sh" debug || build_ok=0
 build_stage debug initramfs make -s -C "$REPO" initramfs || build_ok=0
+build_stage debug bench-config env BENCH_CONFIG_ONLY=1 "$REPO/tools/bench.sh" || true
 run_stage splat-check "$REPO/tools/debug-splats.sh" --self-test || true
 boot_stage "$build_ok" env PASR_DEBUG=1 "$REPO/qemu/run-scenarios.sh"
 sub_summary debug "$t0"
