@@ -60,6 +60,7 @@
 #include <linux/mod_devicetable.h>
 #include <linux/mutex.h>
 #include <linux/of.h>
+#include <linux/of_address.h>
 #include <linux/of_reserved_mem.h>
 #include <linux/notifier.h>
 #include <linux/overflow.h>
@@ -138,10 +139,16 @@ static const char *const pasr_sim_mode_names[] = {
 
 struct pasr_sim;
 
+/*
+ * A die as the simulated hardware is built: from its own die@ node, never
+ * from the PASR core, as a real controller has its own geometry.
+ */
 struct pasr_sim_die {
 	struct pasr_sim *sim;
-	int index;			/* PASR core die index */
+	int index;			/* die@ node, in order */
 	u64 base, size;
+	u32 sections;
+	enum pasr_sim_mode mode;
 	u32 idd6[PASR_SIM_TEMPS][PASR_SIM_POINTS];
 	bool registered;
 	/* The simulated mode register, written by pasr_sim_write_mr(). */
@@ -152,8 +159,15 @@ struct pasr_sim_die {
 	u32 sr_lost, sr_sections;
 };
 
+/* Two address ranges whose data is spread over two dies' sections. */
+struct pasr_sim_ilv {
+	u64 a, b, size;
+};
+
+#define PASR_SIM_MAX_ILVS	16
+
 struct pasr_sim_finding {
-	int section;
+	int die, bit;
 	unsigned long pfn;
 	unsigned long flags;
 	int refcount;
@@ -166,7 +180,7 @@ struct pasr_sim_entry {
 	struct pasr_sim *sim;
 	u64 blocks, violations, poisoned_pages, data_pages, spared_pages;
 	u64 reserved_pages, lost_bytes;
-	u32 bad_sections, mr_invalid, mr_mismatch;
+	u32 bad_sections, mr_invalid;
 	int nfindings;
 	struct pasr_sim_finding findings[PASR_SIM_MAX_FINDINGS];
 };
@@ -175,13 +189,15 @@ struct pasr_sim {
 	struct device *dev;
 	int ndies;
 	struct pasr_sim_die *dies;
+	int nilvs;
+	struct pasr_sim_ilv ilvs[PASR_SIM_MAX_ILVS];
 	u32 vdd_uv;
 	/* Orders mode-register writes (under the PASR lock) and readers. */
 	raw_spinlock_t lock;
 	/* Serialises self-refresh entries and the statistics below. */
 	struct mutex sr_mutex;
 	u64 entries, suspend_entries, violations, last_violations;
-	u64 poisoned_pages, data_pages, spared_pages, mr_invalid, mr_mismatch;
+	u64 poisoned_pages, data_pages, spared_pages, mr_invalid;
 	u64 reserved_pages;
 	u64 sr_ms, saved_pj[PASR_SIM_TEMPS];
 	u64 suspend_start_ns;
@@ -428,16 +444,11 @@ static u64 pasr_sim_saving_pm(u64 full, u64 now)
 }
 
 /* The unrefreshed sections of a die according to its mode register now. */
-static u32 pasr_sim_lost_now(struct pasr_sim_die *d, struct pasr_die_info *info,
-			     struct pasr_sim_mr *mr, u64 *lost_mask)
+static u32 pasr_sim_lost_now(struct pasr_sim_die *d, struct pasr_sim_mr *mr,
+			     u64 *lost_mask)
 {
 	pasr_sim_read_mr(d, mr);
-	if (!pasr_rs_die_info(d->index, info)) {
-		memset(info, 0, sizeof(*info));
-		*lost_mask = 0;
-		return 0;
-	}
-	pasr_sim_decode_mr(info->mode, info->sections, mr->mr, lost_mask);
+	pasr_sim_decode_mr(d->mode, d->sections, mr->mr, lost_mask);
 	return hweight64(*lost_mask);
 }
 
@@ -459,24 +470,22 @@ static void pasr_sim_total_power(struct pasr_sim *sim,
 	for (i = 0; i < sim->ndies; i++) {
 		struct pasr_sim_die *d = &sim->dies[i];
 		struct pasr_sim_power p;
-		struct pasr_die_info info;
 		struct pasr_sim_mr mr;
 		u64 mask;
-		u32 n = pasr_sim_lost_now(d, &info, &mr, &mask);
+		u32 n = pasr_sim_lost_now(d, &mr, &mask);
 
-		pasr_sim_die_power(sim, d, n, info.sections, &p);
+		pasr_sim_die_power(sim, d, n, d->sections, &p);
 		pasr_sim_add_power(sum, &p);
 		*lost += n;
-		*sections += info.sections;
+		*sections += d->sections;
 		*writes += mr.writes;
 		if (!m)
 			continue;
-		seq_printf(m, "die %d base %#llx size %#llx mode %s sections %d mr %#llx writes %llu prev %#llx lost_mask %#llx core_mask %#llx masked %u refreshed %u/%d",
+		seq_printf(m, "die %d base %#llx size %#llx mode %s sections %u mr %#llx writes %llu prev %#llx lost_mask %#llx masked %u refreshed %u/%u",
 			   d->index, d->base, d->size,
-			   info.mode >= 0 && info.mode < ARRAY_SIZE(pasr_sim_mode_names) ?
-			   pasr_sim_mode_names[info.mode] : "?",
-			   info.sections, mr.mr, mr.writes, mr.prev, mask,
-			   info.mask, n, info.sections - n, info.sections);
+			   pasr_sim_mode_names[d->mode], d->sections, mr.mr,
+			   mr.writes, mr.prev, mask, n, d->sections - n,
+			   d->sections);
 		pasr_sim_seq_power(m, &p);
 		seq_putc(m, '\n');
 	}
@@ -586,7 +595,8 @@ static bool pasr_sim_expendable(struct page *page)
 }
 
 /* A block of a masked section that is not a free max-order block. */
-static void pasr_sim_lose_used_block(struct pasr_sim_entry *e, int section,
+static void pasr_sim_lose_used_block(struct pasr_sim_entry *e,
+				     struct pasr_sim_die *d, int bit,
 				     unsigned long pfn)
 {
 	unsigned long end = pfn + MAX_ORDER_NR_PAGES;
@@ -596,7 +606,8 @@ static void pasr_sim_lose_used_block(struct pasr_sim_entry *e, int section,
 	if (e->nfindings < PASR_SIM_MAX_FINDINGS) {
 		struct pasr_sim_finding *f = &e->findings[e->nfindings++];
 
-		f->section = section;
+		f->die = d->index;
+		f->bit = bit;
 		f->pfn = pfn;
 		f->valid = !!page;
 		f->flags = page ? page->flags : 0;
@@ -637,9 +648,10 @@ static bool pasr_sim_gov_page(struct page *page)
 }
 
 /*
- * A block of a section the governor reserved: every page must be free or
- * held by the governor. Poisons them and returns true if so; false if any
- * page holds something else.
+ * A block that holds no data although it is not a free max-order block:
+ * every page is free or held by the evacuation governor. Poisons them and
+ * returns true if so; false if any page holds something else. Judged from
+ * the pages alone, not from the governor's records.
  */
 static bool pasr_sim_lose_reserved_block(struct pasr_sim_entry *e,
 					 unsigned long pfn)
@@ -673,12 +685,11 @@ static bool pasr_sim_lose_reserved_block(struct pasr_sim_entry *e,
 	return true;
 }
 
-static void pasr_sim_lose_section(struct pasr_sim_entry *e, int section,
-				  u64 start, u64 size)
+/* Loses [@start, @start + @size), which section @bit of @d holds data of. */
+static void pasr_sim_lose_range(struct pasr_sim_entry *e, struct pasr_sim_die *d,
+				int bit, u64 start, u64 size)
 {
 	unsigned long pfn = PHYS_PFN(start), end = PHYS_PFN(start + size);
-	bool reserved = pasr_gov_reserved(section);
-	u64 bad = e->violations;
 
 	for (; pfn < end; pfn += MAX_ORDER_NR_PAGES) {
 		struct page *page;
@@ -700,11 +711,39 @@ static void pasr_sim_lose_section(struct pasr_sim_entry *e, int section,
 		if (page && PageBuddy(page) &&
 		    page_private(page) == MAX_PAGE_ORDER)
 			pasr_sim_poison_free(e, page, MAX_ORDER_NR_PAGES);
-		else if (!page || !reserved ||
-			 !pasr_sim_lose_reserved_block(e, pfn))
-			pasr_sim_lose_used_block(e, section, pfn);
+		else if (!page || !pasr_sim_lose_reserved_block(e, pfn))
+			pasr_sim_lose_used_block(e, d, bit, pfn);
 	}
 	e->lost_bytes += size;
+}
+
+/*
+ * Loses section @bit of @d: its own addresses and, where they are
+ * interleaved with another die's, the same offsets of the partner range,
+ * whose data the section holds half of.
+ */
+static void pasr_sim_lose_section(struct pasr_sim_entry *e,
+				  struct pasr_sim_die *d, int bit)
+{
+	u64 size = div_u64(d->size, d->sections);
+	u64 start = d->base + bit * size, end = start + size;
+	u64 bad = e->violations;
+	int i;
+
+	pasr_sim_lose_range(e, d, bit, start, size);
+	for (i = 0; i < e->sim->nilvs; i++) {
+		const struct pasr_sim_ilv *l = &e->sim->ilvs[i];
+		u64 lo, hi;
+
+		lo = max(start, l->a);
+		hi = min(end, l->a + l->size);
+		if (lo < hi)
+			pasr_sim_lose_range(e, d, bit, l->b + (lo - l->a), hi - lo);
+		lo = max(start, l->b);
+		hi = min(end, l->b + l->size);
+		if (lo < hi)
+			pasr_sim_lose_range(e, d, bit, l->a + (lo - l->b), hi - lo);
+	}
 	if (e->violations != bad)
 		e->bad_sections++;
 }
@@ -718,28 +757,16 @@ static int pasr_sim_enter_stopped(void *data)
 
 	for (i = 0; i < sim->ndies; i++) {
 		struct pasr_sim_die *d = &sim->dies[i];
-		struct pasr_die_info info;
 		u64 lost;
 
-		d->sr_lost = 0;
-		d->sr_sections = 0;
-		if (!pasr_rs_die_info(d->index, &info))
-			continue;
 		/* The DRAM does what its register says, right or wrong. */
-		if (!pasr_sim_decode_mr(info.mode, info.sections, d->mr, &lost))
+		if (!pasr_sim_decode_mr(d->mode, d->sections, d->mr, &lost))
 			e->mr_invalid++;
-		if (lost != info.mask)
-			e->mr_mismatch++;
 		d->sr_lost = hweight64(lost);
-		d->sr_sections = info.sections;
-		for (b = 0; b < info.sections && b < 64; b++) {
-			struct pasr_section_info s;
-			int sec = info.first_section + b;
-
-			if (!(lost & BIT_ULL(b)) || !pasr_rs_section_info(sec, &s))
-				continue;
-			pasr_sim_lose_section(e, sec, s.start, s.size);
-		}
+		d->sr_sections = d->sections;
+		for (b = 0; b < d->sections; b++)
+			if (lost & BIT_ULL(b))
+				pasr_sim_lose_section(e, d, b);
 	}
 	return 0;
 }
@@ -753,14 +780,14 @@ static void pasr_sim_report(struct pasr_sim_entry *e)
 		phys_addr_t pa = PFN_PHYS(f->pfn);
 
 		if (!f->valid)
-			pr_err("unrefreshed section %d: pfn %#lx [mem %pa] has no struct page (not RAM Linux manages); PASR accounting is broken\n",
-			       f->section, f->pfn, &pa);
+			pr_err("unrefreshed section %d of die %d: pfn %#lx [mem %pa] has no struct page (not RAM Linux manages); PASR accounting is broken\n",
+			       f->bit, f->die, f->pfn, &pa);
 		else if (f->order >= 0)
-			pr_err("unrefreshed section %d: pfn %#lx [mem %pa] is free only at order %d, not a free max-order block; PASR accounting is broken, contents lost\n",
-			       f->section, f->pfn, &pa, f->order);
+			pr_err("unrefreshed section %d of die %d: pfn %#lx [mem %pa] is free only at order %d, not a free max-order block; PASR accounting is broken, contents lost\n",
+			       f->bit, f->die, f->pfn, &pa, f->order);
 		else
-			pr_err("unrefreshed section %d: pfn %#lx [mem %pa] is in use (refcount %d, flags %pGp), not a free max-order block; PASR accounting is broken, contents lost\n",
-			       f->section, f->pfn, &pa, f->refcount, &f->flags);
+			pr_err("unrefreshed section %d of die %d: pfn %#lx [mem %pa] is in use (refcount %d, flags %pGp), not a free max-order block; PASR accounting is broken, contents lost\n",
+			       f->bit, f->die, f->pfn, &pa, f->refcount, &f->flags);
 	}
 	if (e->violations > e->nfindings)
 		pr_err("... and %llu more blocks in use in unrefreshed sections\n",
@@ -768,9 +795,6 @@ static void pasr_sim_report(struct pasr_sim_entry *e)
 	if (e->mr_invalid)
 		pr_err("%u dies hold a mode-register value illegal for their PASR mode\n",
 		       e->mr_invalid);
-	if (e->mr_mismatch)
-		pr_err("%u dies: mode register disagrees with the PASR core's mask\n",
-		       e->mr_mismatch);
 }
 
 static void pasr_sim_sat_add(u64 *acc, u64 v)
@@ -836,7 +860,6 @@ static long pasr_sim_enter(struct pasr_sim *sim, const char *why)
 	sim->spared_pages += e->spared_pages;
 	sim->reserved_pages += e->reserved_pages;
 	sim->mr_invalid += e->mr_invalid;
-	sim->mr_mismatch += e->mr_mismatch;
 	pr_info("self-refresh entry %llu (%s): %llu MiB in unrefreshed sections lost (%llu max-order blocks), %llu violations\n",
 		sim->entries, why, e->lost_bytes >> 20, e->blocks,
 		e->violations);
@@ -962,7 +985,6 @@ static int pasr_sim_sr_show(struct seq_file *m, void *v)
 	seq_printf(m, "spared_pages %llu\n", sim->spared_pages);
 	seq_printf(m, "reserved_pages_lost %llu\n", sim->reserved_pages);
 	seq_printf(m, "mr_invalid %llu\n", sim->mr_invalid);
-	seq_printf(m, "mr_mismatch %llu\n", sim->mr_mismatch);
 	mutex_unlock(&sim->sr_mutex);
 	return 0;
 }
@@ -1043,29 +1065,64 @@ static void pasr_sim_read_idd6(struct device_node *np, const char *prop,
 	memcpy(table, t, sizeof(t));
 }
 
-/* The die@ child of @np whose reg starts at @base, or NULL. */
-static struct device_node *pasr_sim_find_die_node(struct device_node *np,
-						  u64 base)
+/* Reads the linux,pasr-interleave triplets <A B SIZE> of die node @dn. */
+static int pasr_sim_read_ilvs(struct pasr_sim *sim, struct device_node *dn)
 {
-	struct device_node *child;
-	u32 ac, sc;
+	int ac = of_n_addr_cells(dn), sc = of_n_size_cells(dn);
+	int cells = 2 * ac + sc, len, i;
+	const __be32 *p = of_get_property(dn, "linux,pasr-interleave", &len);
 
-	if (of_property_read_u32(np, "#address-cells", &ac) ||
-	    of_property_read_u32(np, "#size-cells", &sc) ||
-	    ac < 1 || ac > 2 || sc < 1 || sc > 2)
-		return NULL;
-	for_each_available_child_of_node(np, child) {
-		const __be32 *reg;
-		int len;
+	if (!p)
+		return 0;
+	len /= sizeof(*p);
+	if (len % cells || sim->nilvs + len / cells > PASR_SIM_MAX_ILVS)
+		return -EINVAL;
+	for (i = 0; i < len; i += cells) {
+		struct pasr_sim_ilv *l = &sim->ilvs[sim->nilvs++];
 
-		if (!of_node_name_eq(child, "die"))
-			continue;
-		reg = of_get_property(child, "reg", &len);
-		if (reg && len >= (int)((ac + sc) * sizeof(*reg)) &&
-		    of_read_number(reg, ac) == base)
-			return child;	/* reference held for the caller */
+		l->a = of_read_number(p + i, ac);
+		l->b = of_read_number(p + i + ac, ac);
+		l->size = of_read_number(p + i + 2 * ac, sc);
 	}
-	return NULL;
+	return 0;
+}
+
+/* The die of die@ node @dn, as the simulated hardware is built. */
+static int pasr_sim_read_die(struct pasr_sim *sim, struct device_node *dn,
+			     struct pasr_sim_die *d)
+{
+	const char *mode = "bank";
+	int m;
+
+	d->sections = 8;
+	if (of_property_read_reg(dn, 0, &d->base, &d->size) || !d->size)
+		return -EINVAL;
+	of_property_read_u32(dn, "linux,pasr-sections", &d->sections);
+	of_property_read_string(dn, "linux,pasr-mode", &mode);
+	m = match_string(pasr_sim_mode_names, ARRAY_SIZE(pasr_sim_mode_names),
+			 mode);
+	if (m < 0 || !d->sections || d->sections > 64 ||
+	    pasr_sim_read_ilvs(sim, dn))
+		return -EINVAL;
+	d->mode = m;
+	return 0;
+}
+
+/* How the PASR core must see @d to hand it values it reads right. */
+static void pasr_sim_desc(struct pasr_sim_die *d, struct pasr_die_desc *desc)
+{
+	static const enum pasr_mode modes[] = {
+		[PASR_SIM_BANK] = PASR_MODE_BANK,
+		[PASR_SIM_SEGMENT] = PASR_MODE_SEGMENT,
+		[PASR_SIM_SINGLE] = PASR_MODE_SINGLE,
+		[PASR_SIM_DOUBLE] = PASR_MODE_DOUBLE,
+	};
+
+	desc->base = d->base;
+	desc->size = d->size;
+	desc->sections = d->sections;
+	desc->mode = modes[d->mode];
+	desc->flags = 0;
 }
 
 static void pasr_sim_setup_model(struct pasr_sim *sim, struct device_node *np)
@@ -1086,16 +1143,16 @@ static void pasr_sim_setup_model(struct pasr_sim *sim, struct device_node *np)
 	for (t = 0; t < PASR_SIM_TEMPS; t++)
 		pasr_sim_read_idd6(np, pasr_sim_idd6_props[t], base_idd6[t]);
 
-	for (i = 0; i < sim->ndies; i++) {
-		struct pasr_sim_die *d = &sim->dies[i];
-		struct device_node *dn = pasr_sim_find_die_node(np, d->base);
+	i = 0;
+	for_each_available_child_of_node_scoped(np, dn) {
+		struct pasr_sim_die *d;
 
+		if (!of_node_name_eq(dn, "die") || i == sim->ndies)
+			continue;
+		d = &sim->dies[i++];
 		memcpy(d->idd6, base_idd6, sizeof(d->idd6));
-		if (!dn)
-			continue;	/* e.g. layout from ddr_die= */
 		for (t = 0; t < PASR_SIM_TEMPS; t++)
 			pasr_sim_read_idd6(dn, pasr_sim_idd6_props[t], d->idd6[t]);
-		of_node_put(dn);
 	}
 }
 
@@ -1188,9 +1245,15 @@ static int pasr_sim_probe(struct platform_device *pdev)
 	regs = pasr_sim_map_regs(dev);
 	if (IS_ERR(regs))
 		return PTR_ERR(regs);
-	n = pasr_die_count();
-	if (n <= 0) {
+	if (pasr_die_count() <= 0) {
 		dev_warn(dev, "PASR is not enabled (no valid DDR layout): nothing to control\n");
+		return -ENODEV;
+	}
+	n = 0;
+	for_each_available_child_of_node_scoped(dev->of_node, dn)
+		n += of_node_name_eq(dn, "die");
+	if (!n) {
+		dev_err(dev, "no die@ nodes: nothing to control\n");
 		return -ENODEV;
 	}
 
@@ -1210,38 +1273,40 @@ static int pasr_sim_probe(struct platform_device *pdev)
 	mutex_init(&sim->sr_mutex);
 	INIT_DELAYED_WORK(&sim->log_work, pasr_sim_log_work);
 
-	for (i = 0; i < n; i++) {
-		struct pasr_sim_die *d = &sim->dies[i];
+	i = 0;
+	for_each_available_child_of_node_scoped(dev->of_node, dn) {
+		struct pasr_sim_die *d;
 
+		if (!of_node_name_eq(dn, "die"))
+			continue;
+		d = &sim->dies[i];
 		d->sim = sim;
-		d->index = i;
-		if (!pasr_die_range(i, &d->base, &d->size)) {
-			dev_err(dev, "PASR die %d vanished\n", i);
-			return -ENODEV;
+		d->index = i++;
+		if (pasr_sim_read_die(sim, dn, d)) {
+			dev_err(dev, "%pOF: bad reg, linux,pasr-sections, -mode or -interleave\n",
+				dn);
+			return -EINVAL;
 		}
 	}
 	pasr_sim_setup_model(sim, dev->of_node);
 
 	for (i = 0; i < n; i++) {
 		struct pasr_sim_die *d = &sim->dies[i];
-		struct pasr_die_info info = {};
 		const u32 *a = d->idd6[PASR_SIM_85C], *b = d->idd6[PASR_SIM_45C];
+		struct pasr_die_desc desc;
 
-		pasr_rs_die_info(i, &info);
-		pr_info("die %d: [mem %#010llx-%#010llx] %s, %d sections; IDD6 85C %u/%u/%u/%u/%u uA, 45C %u/%u/%u/%u/%u uA at 1..1/16 refreshed, VDD %u uV\n",
+		pr_info("die %d: [mem %#010llx-%#010llx] %s, %u sections; IDD6 85C %u/%u/%u/%u/%u uA, 45C %u/%u/%u/%u/%u uA at 1..1/16 refreshed, VDD %u uV\n",
 			i, d->base, d->base + d->size - 1,
-			info.mode >= 0 && info.mode < ARRAY_SIZE(pasr_sim_mode_names) ?
-			pasr_sim_mode_names[info.mode] : "?", info.sections,
+			pasr_sim_mode_names[d->mode], d->sections,
 			a[0], a[1], a[2], a[3], a[4], b[0], b[1], b[2], b[3], b[4],
 			sim->vdd_uv);
-		ret = pasr_register_mask_function(d->base, pasr_sim_write_mr, d);
-		if (ret) {
-			dev_err(dev, "die %d at %#llx: cannot register the mask callback: %d\n",
+		pasr_sim_desc(d, &desc);
+		ret = pasr_register_die(&desc, pasr_sim_write_mr, d);
+		/* refused: the die keeps its reset value, full refresh */
+		if (ret)
+			dev_err(dev, "die %d at %#llx: not registered (%d): fully refreshed\n",
 				i, d->base, ret);
-			pasr_sim_unregister(sim);
-			return ret;
-		}
-		d->registered = true;
+		d->registered = !ret;
 	}
 
 	platform_set_drvdata(pdev, sim);

@@ -16,6 +16,7 @@
  */
 #include <linux/atomic.h>
 #include <linux/bits.h>
+#include <linux/delay.h>
 #include <linux/device.h>
 #include <linux/of.h>
 #include <linux/of_address.h>
@@ -29,11 +30,19 @@
 /* a latched request: MR16 in bits 0-7, MR17 in 8-15, not yet sent */
 #define DB8500_PASR_DIRTY	BIT(31)
 
+/*
+ * How long a send waits for the firmware to take the previous mailbox 0
+ * request. Panic and crash kexec send with interrupts off: a wedged
+ * firmware, a common reason to panic here, must not block kdump or the
+ * reboot.
+ */
+#define DB8500_PASR_MBOX_TIMEOUT_US	10000
+
 static const char *const db8500_pasr_modes[] = {
-	[DB8500_PASR_BANK] = "bank",
-	[DB8500_PASR_SEGMENT] = "segment",
-	[DB8500_PASR_SINGLE] = "single",
-	[DB8500_PASR_DOUBLE] = "double",
+	[PASR_MODE_BANK] = "bank",
+	[PASR_MODE_SEGMENT] = "segment",
+	[PASR_MODE_SINGLE] = "single",
+	[PASR_MODE_DOUBLE] = "double",
 };
 
 static struct db8500_pasr db8500_pasr;
@@ -60,7 +69,7 @@ static u8 db8500_pasr_header(unsigned int ddr, unsigned int cs)
  * cannot take or a die that does not exist.
  */
 bool db8500_pasr_encode(unsigned int ddr, unsigned int cs,
-			enum db8500_pasr_mode mode, u64 value,
+			enum pasr_mode mode, u64 value,
 			struct db8500_pasr_req *req)
 {
 	unsigned int kept;
@@ -71,19 +80,19 @@ bool db8500_pasr_encode(unsigned int ddr, unsigned int cs,
 	if (ddr > 1 || cs > 1)
 		return false;
 	switch (mode) {
-	case DB8500_PASR_BANK:
-	case DB8500_PASR_SEGMENT:
+	case PASR_MODE_BANK:
+	case PASR_MODE_SEGMENT:
 		if (value >> DB8500_PASR_SECTIONS)
 			return false;
-		if (mode == DB8500_PASR_BANK)
+		if (mode == PASR_MODE_BANK)
 			req->mr16 = value;
 		else
 			req->mr17 = value;
 		return true;
-	case DB8500_PASR_SINGLE:
-	case DB8500_PASR_DOUBLE:
+	case PASR_MODE_SINGLE:
+	case PASR_MODE_DOUBLE:
 		/* bits 0-1: log2 of the refreshed fraction; bit 2: from the bottom */
-		if (value > 7 || (mode == DB8500_PASR_SINGLE && value & 4))
+		if (value > 7 || (mode == PASR_MODE_SINGLE && value & 4))
 			return false;
 		if (!(value & 3))
 			return !value;
@@ -109,16 +118,34 @@ bool db8500_pasr_in_panic(void)
 	return panic_on_this_cpu();
 }
 
+/* Sends @req once mailbox 0 is free; false if it stays busy too long. */
+static bool db8500_pasr_send(struct db8500_pasr *pasr,
+			     const struct db8500_pasr_req *req)
+{
+	unsigned int us;
+
+	for (us = 0; pasr->mbox.busy(); us++) {
+		if (us == DB8500_PASR_MBOX_TIMEOUT_US)
+			return false;
+		udelay(1);
+	}
+	pasr->mbox.write(req);
+	return true;
+}
+
 /**
  * db8500_pasr_flush_dies - send the requests latched since the last flush
- * @pasr: the dies and the mailbox 0 sender
+ * @pasr: the dies and mailbox 0
  *
- * The caller holds the mailbox lock, or is the only CPU left running.
+ * The caller holds the mailbox lock, or is the only CPU left running. A
+ * request mailbox 0 does not take in time stays latched for the next flush.
+ *
+ * Return: the number of requests not sent.
  */
-void db8500_pasr_flush_dies(struct db8500_pasr *pasr)
+int db8500_pasr_flush_dies(struct db8500_pasr *pasr)
 {
 	/* pairs with the release in db8500_pasr_init(): the dies are set up */
-	int i, n = smp_load_acquire(&pasr->ndies);
+	int i, n = smp_load_acquire(&pasr->ndies), unsent = 0;
 
 	for (i = 0; i < n; i++) {
 		struct db8500_pasr_die *die = &pasr->dies[i];
@@ -130,8 +157,15 @@ void db8500_pasr_flush_dies(struct db8500_pasr *pasr)
 		req.header = db8500_pasr_header(die->ddr, die->cs);
 		req.mr16 = v & 0xff;
 		req.mr17 = (v >> 8) & 0xff;
-		pasr->send(&req);
+		if (db8500_pasr_send(pasr, &req))
+			continue;
+		/* dirty again, unless a newer value was latched meanwhile */
+		atomic_cmpxchg(&die->latched, v & ~DB8500_PASR_DIRTY, v);
+		unsent++;
+		pr_err("PASR: mailbox 0 busy for %d us: DDR%u CS%u request not sent\n",
+		       DB8500_PASR_MBOX_TIMEOUT_US, die->ddr, die->cs);
 	}
+	return unsent;
 }
 
 /**
@@ -165,14 +199,13 @@ void db8500_pasr_flush(void)
 }
 
 static int db8500_pasr_add_die(struct device *dev, struct device_node *np,
-			       struct db8500_pasr_die *die, u64 *base)
+			       struct db8500_pasr_die *die, u64 *base, u64 *size)
 {
 	const char *mode = "bank";
 	u32 ddr_cs[2], sections = DB8500_PASR_SECTIONS;
-	u64 size;
 	int m;
 
-	if (of_property_read_reg(np, 0, base, &size)) {
+	if (of_property_read_reg(np, 0, base, size)) {
 		dev_err(dev, "PASR: %pOF: no reg\n", np);
 		return -EINVAL;
 	}
@@ -203,20 +236,44 @@ static int db8500_pasr_add_die(struct device *dev, struct device_node *np,
 }
 
 /**
+ * db8500_pasr_register - register the mask callback of a die
+ * @die: the die, set up
+ * @base: its first byte
+ * @size: its size
+ *
+ * The PASR core checks that its layout has the die as the driver reads it:
+ * 8 sections, in the die's mode.
+ *
+ * Return: 0, or the PASR core's error.
+ */
+int db8500_pasr_register(struct db8500_pasr_die *die, u64 base, u64 size)
+{
+	struct pasr_die_desc desc = {
+		.base = base,
+		.size = size,
+		.sections = DB8500_PASR_SECTIONS,
+		.mode = die->mode,
+		/* sent before the next power state transition, not at once */
+		.flags = PASR_DIE_LATCHED,
+	};
+
+	return pasr_register_die(&desc, db8500_pasr_mask, die);
+}
+
+/**
  * db8500_pasr_init - register a PASR mask callback for every DDR die
  * @prcmu: the PRCMU device, whose node's "stericsson,db8500-prcmu-pasr"
  *         child (also "linux,pasr-ddr-layout": the PASR core reads the
  *         layout from it) describes the dies
- * @send: writes one request to mailbox 0
+ * @mbox: mailbox 0
  *
- * A die that is described wrongly or that the PASR core does not know is
- * left out, with an error: the PASR core never masks a die without a
- * callback.
+ * A die that is described wrongly, or that the PASR core does not have as
+ * this driver reads it, is left out, with an error: the PASR core never
+ * masks a die without a callback.
  *
  * Return: 0; PASR is optional for the PRCMU.
  */
-int db8500_pasr_init(struct device *prcmu,
-		     void (*send)(const struct db8500_pasr_req *req))
+int db8500_pasr_init(struct device *prcmu, const struct db8500_pasr_mbox *mbox)
 {
 	struct device_node *np, *child;
 	int n = 0;
@@ -224,10 +281,10 @@ int db8500_pasr_init(struct device *prcmu,
 	np = of_get_compatible_child(prcmu->of_node, "stericsson,db8500-prcmu-pasr");
 	if (!np)
 		return 0;
-	db8500_pasr.send = send;
+	db8500_pasr.mbox = *mbox;
 	for_each_available_child_of_node(np, child) {
 		struct db8500_pasr_die *die = &db8500_pasr.dies[n];
-		u64 base;
+		u64 base, size;
 		int err;
 
 		if (n == DB8500_PASR_MAX_DIES) {
@@ -235,11 +292,11 @@ int db8500_pasr_init(struct device *prcmu,
 			of_node_put(child);
 			break;
 		}
-		if (db8500_pasr_add_die(prcmu, child, die, &base))
+		if (db8500_pasr_add_die(prcmu, child, die, &base, &size))
 			continue;
 		/* the die, set up, visible to a flush before its first value */
 		smp_store_release(&db8500_pasr.ndies, n + 1);
-		err = pasr_register_mask_function(base, db8500_pasr_mask, die);
+		err = db8500_pasr_register(die, base, size);
 		if (err) {
 			dev_err(prcmu, "PASR: %pOF: the PASR core refused the die (%d)\n",
 				child, err);

@@ -10,6 +10,7 @@
 #define __DB8500_PRCMU_PASR_H
 
 #include <linux/atomic.h>
+#include <linux/pasr.h>
 #include <linux/types.h>
 
 struct device;
@@ -23,14 +24,6 @@ struct device;
 /* The request's payload, at the start of the mailbox 0 request area. */
 #define DB8500_PASR_REQ_MR16		0x0	/* u16 */
 #define DB8500_PASR_REQ_MR17		0x2	/* u16 */
-
-/* The PASR mode of a die (linux,pasr-mode), as the core hands values. */
-enum db8500_pasr_mode {
-	DB8500_PASR_BANK,
-	DB8500_PASR_SEGMENT,
-	DB8500_PASR_SINGLE,
-	DB8500_PASR_DOUBLE,
-};
 
 /* LPDDR2/3 dies have 8 banks and 8 segments: the masks are 8-bit. */
 #define DB8500_PASR_SECTIONS		8
@@ -53,34 +46,41 @@ struct db8500_pasr;
 struct db8500_pasr_die {
 	struct db8500_pasr *pasr;
 	unsigned int ddr, cs;
-	enum db8500_pasr_mode mode;
+	enum pasr_mode mode;
 	atomic_t latched;
 };
 
-/* The dies, the first @ndies set up, and the mailbox 0 request sender. */
+/*
+ * The dies, the first @ndies set up, and mailbox 0: whether the firmware
+ * still has the previous request, and the writer of the next one.
+ */
+struct db8500_pasr_mbox {
+	bool (*busy)(void);
+	void (*write)(const struct db8500_pasr_req *req);
+};
+
 struct db8500_pasr {
-	void (*send)(const struct db8500_pasr_req *req);
+	struct db8500_pasr_mbox mbox;
 	int ndies;
 	struct db8500_pasr_die dies[DB8500_PASR_MAX_DIES];
 };
 
 bool db8500_pasr_encode(unsigned int ddr, unsigned int cs,
-			enum db8500_pasr_mode mode, u64 value,
+			enum pasr_mode mode, u64 value,
 			struct db8500_pasr_req *req);
 
 /* db8500-prcmu-pasr.c is also built for its KUnit test alone */
 #if IS_ENABLED(CONFIG_DB8500_PRCMU_PASR) || IS_ENABLED(CONFIG_DB8500_PRCMU_PASR_KUNIT_TEST)
-int db8500_pasr_init(struct device *prcmu,
-		     void (*send)(const struct db8500_pasr_req *req));
+int db8500_pasr_init(struct device *prcmu, const struct db8500_pasr_mbox *mbox);
 void db8500_pasr_flush(void);
 /* for the KUnit test */
 bool db8500_pasr_in_panic(void);
 void db8500_pasr_mask(u64 value, void *cookie);
-void db8500_pasr_flush_dies(struct db8500_pasr *pasr);
+int db8500_pasr_flush_dies(struct db8500_pasr *pasr);
+int db8500_pasr_register(struct db8500_pasr_die *die, u64 base, u64 size);
 #else
 static inline int
-db8500_pasr_init(struct device *prcmu,
-		 void (*send)(const struct db8500_pasr_req *req))
+db8500_pasr_init(struct device *prcmu, const struct db8500_pasr_mbox *mbox)
 {
 	return 0;
 }

@@ -35,6 +35,39 @@ struct page;
  */
 typedef void (*pasr_mask_fn)(u64 value, void *cookie);
 
+/* How a die's controller reads the values: its PASR mode. */
+enum pasr_mode {
+	PASR_MODE_BANK,		/* bit i: bank i unrefreshed (LPDDR MR16) */
+	PASR_MODE_SEGMENT,	/* bit i: segment i unrefreshed (LPDDR MR17) */
+	PASR_MODE_SINGLE,	/* single-ended, see Documentation/mm/pasr.rst */
+	PASR_MODE_DOUBLE,	/* double-ended, likewise */
+};
+
+/* Values take effect later than the callback (a request sent by a worker). */
+#define PASR_DIE_LATCHED	0x1
+/*
+ * Masks also apply while the system runs (LPDDR5 partial-array auto-refresh):
+ * a masked section loses its contents at once, so every value must take
+ * effect in the callback; refused with PASR_DIE_LATCHED.
+ */
+#define PASR_DIE_RUNTIME	0x2
+
+/**
+ * struct pasr_die_desc - a die as its controller driver knows it
+ * @base: physical address of its first byte
+ * @size: bytes
+ * @sections: banks or segments, 1..64
+ * @mode: how the driver reads the values
+ * @flags: PASR_DIE_*
+ */
+struct pasr_die_desc {
+	u64 base;
+	u64 size;
+	u32 sections;
+	enum pasr_mode mode;
+	u32 flags;
+};
+
 #ifdef CONFIG_PASR
 
 /*
@@ -64,6 +97,13 @@ void pasr_get(phys_addr_t paddr, unsigned long size);
  */
 int pasr_register_mask_function(phys_addr_t die_base, pasr_mask_fn fn,
 				void *cookie);
+/*
+ * The same, for a driver that knows how it reads the values: -EINVAL (and a
+ * pr_err naming the die and both descriptions) unless @desc matches the
+ * layout PASR uses, so the die stays fully refreshed.
+ */
+int pasr_register_die(const struct pasr_die_desc *desc, pasr_mask_fn fn,
+		      void *cookie);
 int pasr_unregister_mask_function(phys_addr_t die_base);
 void pasr_crash_shutdown(void);
 int pasr_die_count(void);
@@ -103,6 +143,7 @@ bool pasr_put_block(phys_addr_t paddr, unsigned long size, u64 *start,
 #ifdef CONFIG_PASR_KUNIT_TEST
 /* Lets the KUnit suite show that its steering case fails without the rule. */
 extern bool pasr_steering_off;
+void pasr_set_steering_off(bool off);
 
 static inline bool pasr_steering_disabled(void)
 {
@@ -299,6 +340,12 @@ static inline void pasr_get(phys_addr_t paddr, unsigned long size)
 
 static inline int pasr_register_mask_function(phys_addr_t die_base,
 					      pasr_mask_fn fn, void *cookie)
+{
+	return -ENODEV;
+}
+
+static inline int pasr_register_die(const struct pasr_die_desc *desc,
+				    pasr_mask_fn fn, void *cookie)
 {
 	return -ENODEV;
 }

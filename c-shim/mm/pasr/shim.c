@@ -458,6 +458,7 @@ static struct notifier_block pasr_panic_nb = {
  * exported so that a DDR controller driver can be a module.
  */
 EXPORT_SYMBOL_GPL(pasr_register_mask_function);
+EXPORT_SYMBOL_GPL(pasr_register_die);
 EXPORT_SYMBOL_GPL(pasr_unregister_mask_function);
 EXPORT_SYMBOL_GPL(pasr_die_count);
 EXPORT_SYMBOL_GPL(pasr_die_range);
@@ -542,6 +543,12 @@ static enum pasr_block_where pasr_block_where(struct page *page)
 
 #ifdef CONFIG_PASR_KUNIT_TEST
 bool pasr_steering_off;
+
+/* Read by the hook on every CPU: written once, as it is read. */
+void pasr_set_steering_off(bool off)
+{
+	WRITE_ONCE(pasr_steering_off, off);
+}
 #endif
 
 /* Hooks backend: a max-order block leaves a free list (see pasr_kget()). */
@@ -770,9 +777,10 @@ void pasr_shim_trace_section(unsigned int section, bool free, bool masked)
 /* --- memory hotplug: offline memory holds no data and counts as free --- */
 
 /*
- * The ranges PASR saw go offline (start pfn -> number of pages), written by
- * the memory notifier under the memory hotplug lock, read by the verifier
- * under it too. No limit: an xarray, filled in process context.
+ * The ranges PASR counted free as they went offline (start pfn -> number of
+ * pages), written under the memory hotplug lock by the memory notifier and
+ * the memory blocks' bus notifier. No limit: an xarray, filled in process
+ * context.
  */
 static DEFINE_XARRAY(pasr_offline);
 
@@ -789,6 +797,27 @@ static bool pasr_offline_64_full(void)
 		if (++n >= 64)
 			return true;
 	return false;
+}
+
+/* Whether offline memory may be counted free: its removal is seen. */
+static bool pasr_offline_tracked __ro_after_init;
+
+/*
+ * Counts used again every offline range PASR counted free in the memory
+ * blocks of [@pfn, @pfn + @nr): they go online, or away.
+ */
+static void pasr_offline_forget(unsigned long pfn, unsigned long nr)
+{
+	unsigned long block = PHYS_PFN(memory_block_size_bytes());
+	unsigned long first = ALIGN_DOWN(pfn, block);
+	unsigned long last = ALIGN(pfn + nr, block) - 1;
+	unsigned long idx;
+	void *entry;
+
+	xa_for_each_range(&pasr_offline, idx, entry, first, last) {
+		xa_erase(&pasr_offline, idx);
+		pasr_get(PFN_PHYS(idx), xa_to_value(entry) << PAGE_SHIFT);
+	}
 }
 
 /*
@@ -825,6 +854,8 @@ static int pasr_memory_callback(struct notifier_block *nb,
 	switch (action) {
 	case MEM_OFFLINE:
 	case MEM_CANCEL_ONLINE:	/* still offline: what GOING_ONLINE took back */
+		if (!pasr_offline_tracked)
+			break;
 		if (pasr_offline_64_full()) {
 			old = NULL;
 			err = -ENOSPC;
@@ -841,20 +872,95 @@ static int pasr_memory_callback(struct notifier_block *nb,
 		}
 		break;
 	case MEM_GOING_ONLINE:
-		old = xa_erase(&pasr_offline, pfn);
-		if (old)
-			pasr_get(start, xa_to_value(old) << PAGE_SHIFT);
+		/* the whole block: its memmap may have moved since it went offline */
+		pasr_offline_forget(pfn, nr);
 		break;
 	}
 	return NOTIFY_OK;
 }
 
+/*
+ * A memory block goes away (remove_memory(): dax/kmem unbind, virtio-mem,
+ * ACPI), offline, before its range is unmapped and handed to its next owner,
+ * who may write it at once (add_memory() writes a memmap_on_memory memmap
+ * into it): full refresh first. The memory notifier has no event for this;
+ * the memory blocks' devices do.
+ */
+static int pasr_memory_bus_callback(struct notifier_block *nb,
+				    unsigned long action, void *data)
+{
+	struct memory_block *mem = container_of(data, struct memory_block, dev);
+
+	if (action == BUS_NOTIFY_DEL_DEVICE)
+		pasr_offline_forget(section_nr_to_pfn(mem->start_section_nr),
+				    PHYS_PFN(memory_block_size_bytes()));
+	return NOTIFY_OK;
+}
+
+static struct notifier_block pasr_memory_bus_nb = {
+	.notifier_call = pasr_memory_bus_callback,
+};
+
+static int __init pasr_memory_bus(struct memory_block *mem, void *bus)
+{
+	*(const struct bus_type **)bus = mem->dev.bus;
+	return 1;
+}
+
 static int __init pasr_memory_init(void)
 {
+	const struct bus_type *bus = NULL;
+
 	hotplug_memory_notifier(pasr_memory_callback, DEFAULT_CALLBACK_PRI);
+	/* the memory blocks' bus ("memory"), from any block */
+	for_each_memory_block(&bus, pasr_memory_bus);
+	if (bus && !bus_register_notifier(bus, &pasr_memory_bus_nb))
+		pasr_offline_tracked = true;
+	else if (pasr_is_on())
+		pr_warn("memory block removal not seen: offline memory stays refreshed\n");
 	return 0;
 }
 subsys_initcall(pasr_memory_init);
+
+/*
+ * The verifier's count of offline memory, from the memory blocks: every
+ * offline block's range but its memmap_on_memory pages (which hold its
+ * memmap).
+ */
+static int pasr_verify_offline_block(struct memory_block *mem, void *arg)
+{
+	u64 *offline = arg;
+	unsigned long pfn = section_nr_to_pfn(mem->start_section_nr);
+	u64 pa, end = PFN_PHYS(pfn) + memory_block_size_bytes();
+	struct pasr_section_info si;
+	u64 next;
+	int s;
+
+	if (mem->state != MEM_OFFLINE)
+		return 0;
+	pa = PFN_PHYS(pfn + (mem->altmap ? mem->altmap->free : 0));
+	for (; pa < end; pa = next) {
+		s = pasr_rs_lookup(pa);
+		if (s < 0 || !pasr_rs_section_info(s, &si)) {
+			/* outside the map: on to the next block */
+			next = min(end, ALIGN(pa + 1, PAGE_SIZE << MAX_PAGE_ORDER));
+			continue;
+		}
+		next = min(end, si.start + si.size);
+		if (s < PASR_MAX_SECTIONS)
+			offline[s] += next - pa;
+	}
+	return 0;
+}
+
+static void pasr_verify_offline(u64 *offline)
+{
+	for_each_memory_block(offline, pasr_verify_offline_block);
+}
+#else
+static void pasr_verify_offline(u64 *offline)
+{
+}
 #endif
 
 /* --- verifier: recompute every section's free bytes from the free lists --- */
@@ -863,6 +969,7 @@ subsys_initcall(pasr_memory_init);
 
 static DEFINE_MUTEX(pasr_verify_mutex);
 static u64 pasr_actual[PASR_MAX_SECTIONS];
+static u64 pasr_offline_bytes[PASR_MAX_SECTIONS];
 static struct pasr_mismatch pasr_findings[PASR_MAX_REPORT];
 
 struct pasr_verify_result {
@@ -889,16 +996,60 @@ static void pasr_verify_block(struct page *page, struct list_head *list,
 }
 
 /*
+ * Whether @page is held by the evacuation governor: what alloc_contig_range()
+ * handed it, an order-0 page with one reference, marked PageOffline. It
+ * holds no data.
+ */
+static bool pasr_verify_gov_page(struct page *page)
+{
+	return PageOffline(page) && page_ref_count(page) == 1 &&
+	       !PageCompound(page) && !page->mapping;
+}
+
+/* The bytes of section @si's online pages the governor holds. */
+static u64 pasr_verify_gov_bytes(const struct pasr_section_info *si)
+{
+	unsigned long pfn = PHYS_PFN(si->start), end = PHYS_PFN(si->start + si->size);
+	struct page *page;
+	u64 bytes = 0;
+
+	while (pfn < end) {
+		page = pfn_to_online_page(pfn);
+		if (!page) {
+			/* a hole, or offline: a whole memory section */
+			pfn = ALIGN(pfn + 1, PAGES_PER_SECTION);
+			continue;
+		}
+		if (PageBuddy(page)) {
+			/* every CPU is stopped: the order cannot change */
+			pfn += 1UL << min_t(unsigned long, page_private(page),
+					    MAX_PAGE_ORDER);
+			continue;
+		}
+		if (pasr_verify_gov_page(page))
+			bytes += PAGE_SIZE;
+		pfn++;
+	}
+	return bytes;
+}
+
+/*
  * Runs with every CPU stopped, so no allocation or free is half done and the
  * counters cannot move; the zone locks are still taken, one at a time, as
  * the free lists' rules require.
+ *
+ * The truth comes from mm's own state, never from PASR's records: a section
+ * holds free exactly its free max-order blocks (reported ones, with the
+ * reporting backend) and the pages the governor holds, plus, at most, its
+ * offline memory (pasr_offline_bytes, from the memory blocks): offline
+ * memory that was never online is counted used, which is safe. The core's
+ * count must lie in that interval, and its masks must follow from it.
  */
 static int pasr_verify_stopped(void *data)
 {
 	struct pasr_verify_result *res = data;
+	struct pasr_section_info si;
 	struct pasr_stats st;
-	unsigned long idx;
-	void *entry;
 	int i;
 
 	res->reporting = static_key_enabled(&pasr_reporting_key);
@@ -908,35 +1059,11 @@ static int pasr_verify_stopped(void *data)
 	res->sections = min_t(int, st.sections, PASR_MAX_SECTIONS);
 	memset(pasr_actual, 0, sizeof(pasr_actual));
 	pasr_walk_free_blocks(NULL, -1, pasr_verify_block, res);
-	/*
-	 * Offline memory and reservations are off the free lists, hold no
-	 * data. Offline ranges count to the byte: with memmap_on_memory they
-	 * start after the block's memmap, inside a max-order block.
-	 */
-	xa_for_each(&pasr_offline, idx, entry) {
-		u64 pa = PFN_PHYS(idx);
-		u64 end = pa + ((u64)xa_to_value(entry) << PAGE_SHIFT);
-		struct pasr_section_info si;
-		u64 next;
-		int s;
+	for (i = 0; i < res->sections && pasr_rs_section_info(i, &si); i++) {
+		u64 lo = pasr_actual[i] + pasr_verify_gov_bytes(&si);
+		u64 hi = lo + pasr_offline_bytes[i];
 
-		for (; pa < end; pa = next) {
-			s = pasr_rs_lookup(pa);
-			if (s < 0 || !pasr_rs_section_info(s, &si)) {
-				/* outside the map: on to the next block */
-				next = min(end, ALIGN(pa + 1, PAGE_SIZE << MAX_PAGE_ORDER));
-				continue;
-			}
-			next = min(end, si.start + si.size);
-			if (s < res->sections)
-				pasr_actual[s] += next - pa;
-		}
-	}
-	for (i = 0; i < res->sections; i++) {
-		struct pasr_section_info s;
-
-		if (pasr_gov_reserved(i) && pasr_rs_section_info(i, &s))
-			pasr_actual[i] = s.size;
+		pasr_actual[i] = clamp(si.free, lo, hi);
 	}
 	res->mismatches = pasr_rs_verify(pasr_actual, res->sections,
 					 pasr_findings, PASR_MAX_REPORT);
@@ -957,7 +1084,7 @@ static int pasr_verify(struct pasr_verify_result *res)
 	 */
 	pasr_reporting_pause();
 	/*
-	 * Hold off memory hotplug too: it changes pasr_offline; and the
+	 * Hold off memory hotplug too: it changes the memory blocks; and the
 	 * governor, whose reservations change with their pasr_put()/pasr_get()
 	 * under its lock (taken after the hotplug lock, as its memory notifier
 	 * does). Test-only fault: the governor is not held off.
@@ -966,6 +1093,8 @@ static int pasr_verify(struct pasr_verify_result *res)
 	get_online_mems();
 	if (gov)
 		pasr_gov_hold();
+	memset(pasr_offline_bytes, 0, sizeof(pasr_offline_bytes));
+	pasr_verify_offline(pasr_offline_bytes);
 	ret = stop_machine_cpuslocked(pasr_verify_stopped, res, NULL);
 	if (gov)
 		pasr_gov_unhold();

@@ -8,8 +8,8 @@
  *  - skip_gets and faults (PASR_FAULT_INJECTION) break the accounting on
  *    purpose, so that tests can prove the verifier and the retention check
  *    catch it;
- *  - hot_add (PASR_FAULT_INJECTION and MEMORY_HOTPLUG) hot-adds RAM that
- *    the kernel was booted without;
+ *  - hot_add and hot_remove (PASR_FAULT_INJECTION and MEMORY_HOTPLUG)
+ *    hot-add RAM that the kernel was booted without, and remove it;
  *  - stress (PASR_SELFTEST) drives the buddy allocator from kernel threads
  *    and from the writing process.
  */
@@ -381,6 +381,43 @@ static const struct file_operations pasr_hot_add_fops = {
 	.owner = THIS_MODULE,
 	.write = pasr_hot_add_write,
 };
+
+#ifdef CONFIG_MEMORY_HOTREMOVE
+/*
+ * hot_remove: writing SIZE@START offlines (if needed) and removes
+ * [START, START + SIZE) with offline_and_remove_memory(), as dax/kmem
+ * unbind and virtio-mem do before the range goes to another owner.
+ */
+static ssize_t pasr_hot_remove_write(struct file *file, const char __user *ubuf,
+				     size_t count, loff_t *ppos)
+{
+	u64 start, size, block = memory_block_size_bytes();
+	char buf[64], *p;
+	int ret;
+
+	ret = pasr_test_get_cmd(buf, sizeof(buf), ubuf, count);
+	if (ret)
+		return ret;
+	size = memparse(buf, &p);
+	if (*p != '@')
+		return -EINVAL;
+	start = memparse(p + 1, &p);
+	if (!size || !IS_ALIGNED(start, block) || !IS_ALIGNED(size, block) ||
+	    (*p && *p != '\n'))
+		return -EINVAL;
+	ret = offline_and_remove_memory(start, size);
+	if (ret)
+		return ret;
+	pr_info("test: removed [mem %#010llx-%#010llx]\n", start,
+		start + size - 1);
+	return count;
+}
+
+static const struct file_operations pasr_hot_remove_fops = {
+	.owner = THIS_MODULE,
+	.write = pasr_hot_remove_write,
+};
+#endif
 #endif
 
 void __init pasr_test_debugfs_init(struct dentry *dir)
@@ -397,5 +434,8 @@ void __init pasr_test_debugfs_init(struct dentry *dir)
 #endif
 #if defined(CONFIG_PASR_FAULT_INJECTION) && defined(CONFIG_MEMORY_HOTPLUG)
 	debugfs_create_file("hot_add", 0200, dir, NULL, &pasr_hot_add_fops);
+#ifdef CONFIG_MEMORY_HOTREMOVE
+	debugfs_create_file("hot_remove", 0200, dir, NULL, &pasr_hot_remove_fops);
+#endif
 #endif
 }

@@ -21,7 +21,7 @@ use kernel::bindings;
 // pointers back).
 use kernel::bindings::{
     page, pasr_shim_alloc_block, pasr_shim_alloc_movable_block, pasr_shim_block_size,
-    pasr_shim_free_block, pasr_shim_partly_free_blocks, pasr_shim_reporting, pasr_steering_off,
+    pasr_set_steering_off, pasr_shim_free_block, pasr_shim_partly_free_blocks, pasr_shim_reporting,
 };
 
 const MIB: u64 = 1 << 20;
@@ -101,6 +101,39 @@ struct TestMap(UnsafeCell<Map<TestEnv>>);
 unsafe impl Sync for TestMap {}
 
 static TEST_MAP: TestMap = TestMap(UnsafeCell::new(Map::new(TestEnv)));
+
+/// Defers raising masks, as the live map does from boot on: a `put` only records, and calls
+/// [`Env::schedule_raise`]; the case runs [`Map::raise_pending`] where the irq_work would.
+struct DeferredEnv;
+
+static RAISES_SCHEDULED: AtomicU64 = AtomicU64::new(0);
+
+// SAFETY: `with_lock` is `KernelEnv`'s, which is mutually exclusive.
+unsafe impl Env for DeferredEnv {
+    fn with_lock<R>(&self, f: impl FnOnce() -> R) -> R {
+        crate::LiveEnv {}.with_lock(f)
+    }
+
+    fn defers_raise(&self) -> bool {
+        true
+    }
+
+    fn schedule_raise(&self) {
+        RAISES_SCHEDULED.fetch_add(1, Ordering::Relaxed);
+    }
+}
+
+/// The map of the deferred-raise cases.
+///
+/// # Invariants
+///
+/// Only reached from KUnit cases, which KUnit runs one at a time.
+struct DeferredMap(UnsafeCell<Map<DeferredEnv>>);
+
+// SAFETY: See the type invariants: there is no concurrent access.
+unsafe impl Sync for DeferredMap {}
+
+static DEFERRED_MAP: DeferredMap = DeferredMap(UnsafeCell::new(Map::new(DeferredEnv)));
 
 fn layout(dies: &[&str], ilvs: &[&str]) -> Result<Layout, ErrorKind> {
     let mut l = Layout::new();
@@ -838,6 +871,28 @@ fn free_sections(m: &Map<crate::LiveEnv>) -> [u64; 4] {
     set
 }
 
+/// Hands die `base` back to its controller's saved callback once the case's recorder is
+/// unregistered; returns whether both steps succeeded. If the recorder is gone already, the
+/// controller let go of the die meanwhile (it unbound: its unregistration removed the recorder)
+/// and its callback and cookie may be freed: nothing is registered.
+fn hand_back<E: Env>(m: &Map<E>, base: u64, saved: Option<(MaskFn, *mut c_void)>) -> bool {
+    if m.unregister(base).is_err() {
+        return false;
+    }
+    match saved {
+        // SAFETY: The controller did not unbind, as the recorder was still registered, so its
+        // guarantee for `f` and `c` still holds.
+        Some((f, c)) => unsafe { m.register(base, f, c) }.is_ok(),
+        None => true,
+    }
+}
+
+/// Sets the test-only flag that turns PASR's placement rule off, for other CPUs to read.
+fn set_steering_off(off: bool) {
+    // SAFETY: FFI call without preconditions; the C side writes the flag with `WRITE_ONCE`.
+    unsafe { pasr_set_steering_off(off) };
+}
+
 /// One round of the steering case, with steering on or off; returns the number of sections
 /// that were entirely free (and masked) and lost that state when the allocator handed out no
 /// more max-order blocks than the partly free sections had free, with the figures it used.
@@ -853,8 +908,7 @@ fn steering_round(steer: bool) -> (usize, usize, usize, usize) {
     let m = crate::pasr();
     // SAFETY: By the type invariants of `Held`, nothing else uses it.
     let held = unsafe { &mut *HELD.0.get() };
-    // SAFETY: Test-only flag, read under zone->lock by the hook; a plain store is enough.
-    unsafe { *addr_of_mut!(pasr_steering_off) = !steer };
+    set_steering_off(!steer);
     let before = free_sections(m);
     let mut n = 0;
     let mut emptied = None;
@@ -906,8 +960,7 @@ fn steering_round(steer: bool) -> (usize, usize, usize, usize) {
         .sum();
     free(&mut held[..n], false);
     free(&mut held[..n], true);
-    // SAFETY: As above.
-    unsafe { *addr_of_mut!(pasr_steering_off) = false };
+    set_steering_off(false);
     let kept = entire.iter().map(|w| w.count_ones() as usize).sum();
     (lost, kept, want, setup)
 }
@@ -1089,13 +1142,7 @@ fn live_mask_values_reach_dies() {
         // SAFETY: By the type invariants of `Saved`, nothing writes it while recorders are
         // registered.
         let saved = unsafe { (*SAVED.0.get())[d] };
-        all_restored &= m.unregister(base).is_ok();
-        if let Some((f, c)) = saved {
-            // SAFETY: The controller of `f` has not unbound (that would have removed the
-            // recorder, and the unregistration above would have failed), so its guarantee for
-            // `f` and `c` still holds.
-            all_restored &= unsafe { m.register(base, f, c) }.is_ok();
-        }
+        all_restored &= hand_back(m, base, saved);
     }
     kernel::pr_info!(
         "mask values: {} dies; recorder calls {} at registration, {} after taking {} blocks, {} after freeing them\n",
@@ -1117,6 +1164,62 @@ fn live_mask_values_reach_dies() {
     } else {
         check!(freed_ok && after_free > after_take);
     }
+}
+
+/// A controller that unbinds while a case stands in for it takes its die with it: handing the
+/// die back registers nothing, so no freed callback can be called.
+fn hand_back_after_unbind_registers_nothing() {
+    let m = map(TWO, &[]);
+    reset_callback();
+    // The "controller" registers, the case saves its callback and puts a recorder in its place.
+    // SAFETY: `record` only touches atomics.
+    check!(unsafe { m.register(0x4000_0000, record, 7 as *mut c_void) }.is_ok());
+    let saved = m.callback(0);
+    check!(m.unregister(0x4000_0000).is_ok());
+    // SAFETY: As above.
+    check!(unsafe { m.register(0x4000_0000, record, core::ptr::null_mut()) }.is_ok());
+    // The controller unbinds: its unregistration removes whatever the die has.
+    check!(m.unregister(0x4000_0000).is_ok());
+    check!(!hand_back(m, 0x4000_0000, saved));
+    check!(m.callback(0).is_none());
+    // Without the unbind, the controller gets its die back.
+    // SAFETY: As above.
+    check!(unsafe { m.register(0x4000_0000, record, core::ptr::null_mut()) }.is_ok());
+    check!(hand_back(m, 0x4000_0000, saved));
+    check!(m.callback(0).map(|(_, c)| c as u64) == Some(7));
+}
+
+/// The live map's path: a `put` that frees a section only schedules the raise, which
+/// `raise_pending` (the irq_work) applies; a `get` lowers at once, and a section used again
+/// before the irq_work runs is not masked by it.
+fn deferred_raise_waits_lowering_does_not() {
+    RAISES_SCHEDULED.store(0, Ordering::Relaxed);
+    // SAFETY: By the type invariants of `DeferredMap`, only this case uses the map.
+    let m = unsafe { &mut *DEFERRED_MAP.0.get() };
+    m.reset();
+    check!(layout(TWO, &[]).is_ok_and(|l| m.configure(&l, BLOCK).is_ok()));
+    let m = &*m;
+    reset_callback();
+    // SAFETY: `record` only touches atomics.
+    check!(unsafe { m.register(0x4000_0000, record, core::ptr::null_mut()) }.is_ok());
+    check!(cb() == (1, 0));
+
+    m.put(0x4000_0000, S);
+    check!(RAISES_SCHEDULED.load(Ordering::Relaxed) == 1);
+    check!(m.mask(0) == 0 && cb() == (1, 0));
+    m.raise_pending();
+    check!(m.mask(0) == 1 && cb() == (2, 1));
+
+    // Lowering does not wait.
+    m.get(0x4000_0000, BLOCK);
+    check!(m.mask(0) == 0 && cb() == (3, 0));
+
+    // Freed, then used again before the irq_work: it raises nothing.
+    m.put(0x4000_0000, BLOCK);
+    m.get(0x4000_0000 + BLOCK, BLOCK);
+    m.raise_pending();
+    check!(m.mask(0) == 0 && cb() == (3, 0));
+    check!(m.unregister(0x4000_0000).is_ok());
 }
 
 // Registration with KUnit (6.12 has no `#[kunit_tests]`).
@@ -1219,6 +1322,8 @@ kunit_suite!(
         callback_gets_each_change,
         callback_unregister,
         callback_register_busy,
+        hand_back_after_unbind_registers_nothing,
+        deferred_raise_waits_lowering_does_not,
         shutdown_writes_zero,
         callback_unknown_die,
         overflow_disables_pasr,

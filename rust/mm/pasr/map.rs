@@ -43,7 +43,8 @@
 //! with the `get`'s load: a `get` that reads the cleared flag also sees the mask lowered.
 
 use crate::layout::{
-    ErrorKind, Layout, LayoutError, Mode, ParamRef, MAX_DIES, MAX_SECTIONS, MAX_SECTIONS_PER_DIE,
+    DieSpec, ErrorKind, Layout, LayoutError, Mode, ParamRef, MAX_DIES, MAX_SECTIONS,
+    MAX_SECTIONS_PER_DIE,
 };
 use core::cell::UnsafeCell;
 use core::ffi::c_void;
@@ -199,6 +200,9 @@ pub enum RegisterError {
     Busy,
     /// The die has no controller callback to unregister.
     NotRegistered,
+    /// The controller describes the die differently from the layout (size, sections or mode):
+    /// it would read the values wrongly.
+    Mismatch,
 }
 
 /// A bank or segment of a die: what `put` and `get` read and write. One cache line each, so that
@@ -1027,6 +1031,45 @@ impl<E: Env> Map<E> {
         cookie: *mut c_void,
     ) -> Result<(), RegisterError> {
         let d = self.die_index(die_base).ok_or(RegisterError::NoSuchDie)?;
+        // SAFETY: Guaranteed by the caller.
+        unsafe { self.register_die(d, f, cookie) }
+    }
+
+    /// [`Map::register`] for a controller that describes the die as it reads the values:
+    /// refused with [`RegisterError::Mismatch`] unless `desc` has the layout's base, size,
+    /// section count and mode, so that a die is never masked by values its controller decodes
+    /// differently (a layout from the command line over the device tree, a wrong device tree).
+    ///
+    /// # Safety
+    ///
+    /// As [`Map::register`].
+    pub unsafe fn register_described(
+        &self,
+        desc: &DieSpec,
+        f: MaskFn,
+        cookie: *mut c_void,
+    ) -> Result<(), RegisterError> {
+        let d = self.die_index(desc.base).ok_or(RegisterError::NoSuchDie)?;
+        let die = &self.dies[d];
+        if die.size != desc.size || u32::from(die.nsect) != desc.sections || die.mode != desc.mode
+        {
+            return Err(RegisterError::Mismatch);
+        }
+        // SAFETY: Guaranteed by the caller.
+        unsafe { self.register_die(d, f, cookie) }
+    }
+
+    /// Registers the callback of die `d`, which exists.
+    ///
+    /// # Safety
+    ///
+    /// As [`Map::register`].
+    unsafe fn register_die(
+        &self,
+        d: usize,
+        f: MaskFn,
+        cookie: *mut c_void,
+    ) -> Result<(), RegisterError> {
         self.with_lock(|locked| {
             if locked.callback[d].is_some() {
                 return Err(RegisterError::Busy);

@@ -746,6 +746,77 @@ pub unsafe extern "C" fn pasr_register_mask_function(
     register_errno(unsafe { pasr().register(phys(die_base), f, cookie) })
 }
 
+/// The layout mode of a C `enum pasr_mode`, `None` for a value out of range.
+fn mode_from_c(mode: bindings::pasr_mode) -> Option<layout::Mode> {
+    match mode {
+        bindings::pasr_mode_PASR_MODE_BANK => Some(layout::Mode::Bank),
+        bindings::pasr_mode_PASR_MODE_SEGMENT => Some(layout::Mode::Segment),
+        bindings::pasr_mode_PASR_MODE_SINGLE => Some(layout::Mode::SingleEnded),
+        bindings::pasr_mode_PASR_MODE_DOUBLE => Some(layout::Mode::DoubleEnded),
+        _ => None,
+    }
+}
+
+/// Registers the controller callback of the die `desc` describes, if the layout describes it
+/// the same way; otherwise says why, and the die stays fully refreshed.
+///
+/// # Safety
+///
+/// `desc` must be valid for reads; `f` as for [`pasr_register_mask_function`].
+#[no_mangle]
+pub unsafe extern "C" fn pasr_register_die(
+    desc: *const bindings::pasr_die_desc,
+    f: bindings::pasr_mask_fn,
+    cookie: *mut c_void,
+) -> c_int {
+    // SAFETY: The caller guarantees that `desc` is valid for reads.
+    let desc = unsafe { &*desc };
+    let Some(f) = f else {
+        return EINVAL.to_errno();
+    };
+    let latched_runtime = bindings::PASR_DIE_LATCHED | bindings::PASR_DIE_RUNTIME;
+    if desc.flags & latched_runtime == latched_runtime {
+        pr_err!(
+            "die at {:#x}: a controller that latches values cannot mask while the system runs; not registered, the die stays fully refreshed\n",
+            desc.base
+        );
+        return EINVAL.to_errno();
+    }
+    let mode = mode_from_c(desc.mode);
+    let r = match mode {
+        None => Err(map::RegisterError::Mismatch),
+        Some(mode) => {
+            let spec = layout::DieSpec {
+                base: desc.base,
+                size: desc.size,
+                sections: desc.sections,
+                mode,
+            };
+            // SAFETY: Guaranteed by the caller.
+            unsafe { pasr().register_described(&spec, f, cookie) }
+        }
+    };
+    if r == Err(map::RegisterError::Mismatch) {
+        let map = pasr();
+        let ours = (0..map.die_count())
+            .filter_map(|d| map.die(d))
+            .find(|d| d.base == desc.base);
+        if let Some(die) = ours {
+            pr_err!(
+                "die at {:#x}: the controller reads it as {} MiB, {} sections, {} mode; the layout has {} MiB, {} sections, {} mode: not registered, the die stays fully refreshed\n",
+                desc.base,
+                desc.size >> 20,
+                desc.sections,
+                mode.map_or("unknown", |m| m.name()),
+                die.size >> 20,
+                die.sections,
+                die.mode.name()
+            );
+        }
+    }
+    register_errno(r)
+}
+
 /// Hands value 0 (full refresh) to the callback of the die at `die_base`, then removes it.
 #[no_mangle]
 pub extern "C" fn pasr_unregister_mask_function(die_base: bindings::phys_addr_t) -> c_int {
@@ -758,6 +829,7 @@ fn register_errno(r: Result<(), map::RegisterError>) -> c_int {
         Err(map::RegisterError::NoSuchDie) => ENODEV.to_errno(),
         Err(map::RegisterError::Busy) => EBUSY.to_errno(),
         Err(map::RegisterError::NotRegistered) => ENOENT.to_errno(),
+        Err(map::RegisterError::Mismatch) => EINVAL.to_errno(),
     }
 }
 
@@ -883,6 +955,7 @@ c_prototype!(
     pasr_rs_lookup,
     pasr_rs_verify,
     pasr_register_mask_function,
+    pasr_register_die,
     pasr_unregister_mask_function,
     pasr_rs_shutdown,
     pasr_rs_set_accounting,
