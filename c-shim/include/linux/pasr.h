@@ -203,6 +203,7 @@ int pasr_rs_init(char *const *dies, size_t ndies, char *const *ilvs,
 		 size_t nilvs, u64 min_section);
 void pasr_rs_late_init(void);
 void pasr_rs_shutdown(bool panic);
+void pasr_rs_resync(void);
 void pasr_rs_set_accounting(bool on);
 void pasr_rs_debug_log(void);
 void pasr_rs_defer_raise_on(void);

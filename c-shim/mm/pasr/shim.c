@@ -11,6 +11,7 @@
 
 #include <linux/bug.h>
 #include <linux/cpu.h>
+#include <linux/delay.h>
 #include <linux/debugfs.h>
 #include <linux/export.h>
 #include <linux/gfp.h>
@@ -37,6 +38,7 @@
 #include <linux/stacktrace.h>
 #include <linux/stop_machine.h>
 #include <linux/string.h>
+#include <linux/suspend.h>
 #include <linux/sysfs.h>
 #include <linux/timekeeping.h>
 #include <linux/workqueue.h>
@@ -441,10 +443,30 @@ static struct notifier_block pasr_reboot_nb = {
 	.priority = INT_MAX,
 };
 
+/*
+ * Panic and crash kexec, on the one CPU left running, interrupts off. A CPU
+ * that smp_send_stop() could not stop (no pseudo-NMI) may still be inside a
+ * mask update: then wait a while for the lock and keep it, so that no
+ * update follows the final one. The values are written in any case.
+ */
+static void pasr_panic_shutdown(void)
+{
+	unsigned int us;
+
+	if (num_online_cpus() > 1) {
+		for (us = 0; us < USEC_PER_SEC; us++) {
+			if (raw_spin_trylock(&pasr_lock))
+				break;
+			udelay(1);
+		}
+	}
+	pasr_rs_shutdown(true);
+}
+
 static int pasr_panic_notify(struct notifier_block *nb, unsigned long action,
 			     void *data)
 {
-	pasr_rs_shutdown(true);
+	pasr_panic_shutdown();
 	return NOTIFY_DONE;
 }
 
@@ -469,8 +491,34 @@ EXPORT_SYMBOL_GPL(pasr_get);
 /* Called by __crash_kexec() after machine_crash_shutdown() stopped the other CPUs. */
 void pasr_crash_shutdown(void)
 {
-	pasr_rs_shutdown(true);
+	pasr_panic_shutdown();
 }
+
+/*
+ * Hibernation: the kernel that restores an image copies the image's pages
+ * over memory its own masks may leave unrefreshed, and the restored kernel
+ * finds the controllers holding the boot kernel's values. So the boot kernel
+ * restores full refresh for good before it loads an image, and the restored
+ * kernel hands every die its own value again.
+ */
+static int pasr_pm_notify(struct notifier_block *nb, unsigned long action,
+			  void *data)
+{
+	switch (action) {
+	case PM_RESTORE_PREPARE:
+		pasr_rs_shutdown(false);
+		pasr_backend_off();
+		break;
+	case PM_POST_HIBERNATION:
+		pasr_rs_resync();
+		break;
+	}
+	return NOTIFY_DONE;
+}
+
+static struct notifier_block pasr_pm_nb = {
+	.notifier_call = pasr_pm_notify,
+};
 
 /*
  * --- configurations PASR cannot serve ---
@@ -658,6 +706,7 @@ static int __init pasr_init(void)
 	}
 	register_reboot_notifier(&pasr_reboot_nb);
 	atomic_notifier_chain_register(&panic_notifier_list, &pasr_panic_nb);
+	register_pm_notifier(&pasr_pm_nb);
 	/* masks are raised from irq_work, never under zone->lock */
 	pasr_rs_defer_raise_on();
 	pasr_start();

@@ -1097,6 +1097,20 @@ impl<E: Env> Map<E> {
         })
     }
 
+    /// Hands every registered callback its die's current value again, for a controller whose
+    /// registers may no longer hold it (a kernel restored from hibernation, whose boot kernel
+    /// wrote its own).
+    pub fn resync(&self) {
+        self.with_lock(|locked| {
+            for d in 0..self.ndies {
+                if let Some(cb) = locked.callback[d] {
+                    // SAFETY: The registrant guarantees `f` may be called until it unregisters.
+                    unsafe { (cb.f)(locked.value[d], cb.cookie) };
+                }
+            }
+        })
+    }
+
     /// Restores full refresh for good, before the system reboots, powers off or kexecs: stops
     /// the accounting and hands value 0 to every registered callback, whatever it had last.
     pub fn shutdown(&self) {

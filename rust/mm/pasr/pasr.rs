@@ -854,6 +854,12 @@ pub extern "C" fn pasr_rs_shutdown(panic: bool) {
     }
 }
 
+/// Hands every controller its die's current value again (after a restore from hibernation).
+#[no_mangle]
+pub extern "C" fn pasr_rs_resync() {
+    pasr().resync();
+}
+
 /// Number of dies in the map.
 #[no_mangle]
 pub extern "C" fn pasr_die_count() -> c_int {
@@ -958,6 +964,7 @@ c_prototype!(
     pasr_register_die,
     pasr_unregister_mask_function,
     pasr_rs_shutdown,
+    pasr_rs_resync,
     pasr_rs_set_accounting,
     pasr_die_count,
     pasr_die_range,
