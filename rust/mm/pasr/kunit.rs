@@ -20,8 +20,8 @@ use kernel::bindings;
 // The C side of the live cases, from `include/linux/pasr.h` (Rust only hands `struct page`
 // pointers back).
 use kernel::bindings::{
-    page, pasr_shim_alloc_block, pasr_shim_alloc_movable_block, pasr_shim_block_size,
-    pasr_set_steering_off, pasr_shim_free_block, pasr_shim_partly_free_blocks, pasr_shim_reporting,
+    page, pasr_set_steering_off, pasr_shim_alloc_block, pasr_shim_alloc_movable_block,
+    pasr_shim_block_size, pasr_shim_free_block, pasr_shim_partly_free_blocks, pasr_shim_reporting,
 };
 
 const MIB: u64 = 1 << 20;

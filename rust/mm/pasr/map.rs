@@ -1051,8 +1051,7 @@ impl<E: Env> Map<E> {
     ) -> Result<(), RegisterError> {
         let d = self.die_index(desc.base).ok_or(RegisterError::NoSuchDie)?;
         let die = &self.dies[d];
-        if die.size != desc.size || u32::from(die.nsect) != desc.sections || die.mode != desc.mode
-        {
+        if die.size != desc.size || u32::from(die.nsect) != desc.sections || die.mode != desc.mode {
             return Err(RegisterError::Mismatch);
         }
         // SAFETY: Guaranteed by the caller.
