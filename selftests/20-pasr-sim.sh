@@ -8,6 +8,12 @@
 #                             pasr/skip_gets) and expect the controller to
 #                             detect it on self-refresh entry
 #   pasr_sim_test.suspend=0   skip the suspend-to-idle cycle
+#   pasr_sim.parc=1           the controller's PARC mode: masked sections
+#                             lose their contents while the system runs;
+#                             pasr-sim-parc checks that it did
+#   pasr_sim.parc_unmask_delay_ms=N
+#                             and applies values N ms late: retention must
+#                             fail (data lost), or the check cannot fail
 #
 # Without the fault, the same workload must give zero violations and leave
 # the data intact.
@@ -133,7 +139,28 @@ test_retention() {
 	ok=0
 	[ "$UNMASKED" = 1 ] && [ "$n" = 0 ] && [ "$n2" = 0 ] && [ "$bad" -eq 0 ] &&
 		[ "$m2" -ge "$m1" ] && [ "$(mismatches)" = 0 ] && ok=1
+	if [ "$(arg pasr_sim.parc_unmask_delay_ms || echo 0)" != 0 ]; then
+		# PARC with every value applied late: what the allocator writes
+		# into a section unmasked late is lost
+		if [ "$bad" -ne 0 ]; then
+			result pasr-sim-retention PASS "(PARC values applied late: caught) $d"
+		else
+			result pasr-sim-retention FAIL "(PARC values applied late, but no data was lost: the check cannot fail) $d"
+		fi
+		return
+	fi
 	verdict pasr-sim-retention $ok 1024 NO_UNREPORT "$d"
+}
+
+# --- parc: in PARC mode, masked sections were lost while running ------------
+test_parc() {
+	p=$(sr parc_passes) pg=$(sr parc_pages_lost) ms=$(sr parc_last_pass_ms)
+	d="($p passes over the masked sections, $pg pages overwritten while running, last pass $ms ms)"
+	if [ "${p:-0}" -gt 0 ] && [ "${pg:-0}" -gt 0 ]; then
+		result pasr-sim-parc PASS "$d"
+	else
+		result pasr-sim-parc FAIL "$d"
+	fi
 }
 
 # --- suspend: one suspend-to-idle cycle is a self-refresh entry -------------
@@ -192,8 +219,13 @@ test_fault_detect() {
 	fi
 }
 
-test_kunit
 wait_reported # reporting backend: what is free counts once reported
+if [ "$(arg pasr_sim.parc_unmask_delay_ms || echo 0)" != 0 ]; then
+	# a fault: only the check that must catch it
+	test_retention
+	exit 0
+fi
+test_kunit
 test_status
 test_self_refresh
 if [ "$fault" = 1 ]; then
@@ -201,4 +233,7 @@ if [ "$fault" = 1 ]; then
 else
 	test_retention
 	test_suspend
+fi
+if [ "$(arg pasr_sim.parc)" = 1 ]; then
+	test_parc
 fi

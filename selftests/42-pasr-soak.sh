@@ -62,6 +62,8 @@ while [ $i -lt $nfiles ]; do
 	i=$((i + 1))
 done
 checks=0 bad=0 serr=0 mmin=9999 mmax=0 rewritten=0
+# reporting backend: the free memory counts (and is masked) once reported
+wait_reported
 enter
 r=0
 while [ $r -lt "$rounds" ]; do

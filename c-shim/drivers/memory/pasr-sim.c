@@ -53,6 +53,9 @@
 #include <linux/io.h>
 #include <linux/kasan.h>
 #include <linux/kernel.h>
+#include <linux/kthread.h>
+#include <linux/delay.h>
+#include <linux/moduleparam.h>
 #include <linux/memory_hotplug.h>
 #include <linux/math64.h>
 #include <linux/mm.h>
@@ -76,6 +79,8 @@
 #include <linux/spinlock.h>
 #include <linux/stop_machine.h>
 #include <linux/string.h>
+#include <linux/suspend.h>
+#include <linux/syscore_ops.h>
 #include <linux/timekeeping.h>
 #include <linux/uaccess.h>
 #include <linux/workqueue.h>
@@ -157,6 +162,9 @@ struct pasr_sim_die {
 	u64 logged;			/* writes printed so far */
 	/* Unrefreshed sections at the last self-refresh entry. */
 	u32 sr_lost, sr_sections;
+	/* PARC with parc_unmask_delay_ms: a value not applied yet. */
+	u64 pending_mr, pending_at_ns;
+	bool pending;
 };
 
 /* Two address ranges whose data is spread over two dies' sections. */
@@ -207,10 +215,32 @@ struct pasr_sim {
 	unsigned int log_polls;
 	struct notifier_block panic_nb;
 	struct pasr_sim_regs *regs;	/* NULL without "memory-region" */
+	struct pasr_sim_entry syscore_entry;
+	struct syscore syscore;
+	/* PARC: the thread that loses masked sections while the system runs */
+	struct task_struct *parc_thread;
+	u64 parc_passes, parc_pages, parc_last_pass_ms;
 };
 
 /* Only one controller: debugfs names are global. */
 static struct pasr_sim *pasr_sim_instance;
+
+/*
+ * pasr_sim.parc=1: the dies also mask refresh while the system runs, as
+ * LPDDR5 partial-array auto-refresh (PARC) does: a masked section loses its
+ * contents at once, not at the next self-refresh entry.
+ * pasr_sim.parc_unmask_delay_ms=N (test only): values take effect N ms late,
+ * as with a driver that latches them and registers without saying so; PARC
+ * then loses data, which is why the core refuses PASR_DIE_RUNTIME with
+ * PASR_DIE_LATCHED.
+ */
+static bool pasr_sim_parc;
+module_param_named(parc, pasr_sim_parc, bool, 0444);
+static unsigned int pasr_sim_parc_delay_ms;
+module_param_named(parc_unmask_delay_ms, pasr_sim_parc_delay_ms, uint, 0444);
+
+/* Pause between two PARC passes over the masked sections. */
+#define PASR_SIM_PARC_PAUSE_MS	10
 
 /* ---- pure helpers (KUnit: pasr-sim-test.c) ------------------------------- */
 
@@ -349,8 +379,15 @@ static void pasr_sim_write_mr(u64 value, void *cookie)
 		return;
 	}
 	raw_spin_lock_irqsave(&d->sim->lock, flags);
-	d->prev_mr = d->mr;
-	d->mr = value;
+	if (unlikely(pasr_sim_parc_delay_ms)) {
+		d->pending_mr = value;
+		d->pending_at_ns = ktime_get_mono_fast_ns() +
+				   pasr_sim_parc_delay_ms * NSEC_PER_MSEC;
+		d->pending = true;
+	} else {
+		d->prev_mr = d->mr;
+		d->mr = value;
+	}
 	if (d->writes < PASR_SIM_LOG_WRITES)
 		d->log_val[d->writes] = value;
 	d->writes++;
@@ -400,6 +437,110 @@ static void pasr_sim_log_writes(struct pasr_sim *sim)
 			pr_info("die %d: further MR writes are counted, not logged (debugfs pasr-sim/status)\n",
 				d->index);
 	}
+}
+
+/* ---- PARC: masked sections lose their contents while the system runs ---- */
+
+/*
+ * Whether section @bit of @d is unrefreshed now. Called with sim->lock held:
+ * the mask callback takes it too, so once a callback that refreshes the
+ * section again has returned, no page of it is touched any more, and the
+ * allocator uses a page of it only after that callback.
+ */
+static bool pasr_sim_parc_masked(struct pasr_sim_die *d, int bit)
+{
+	u64 lost;
+
+	lockdep_assert_held(&d->sim->lock);
+	if (d->pending && ktime_get_mono_fast_ns() >= d->pending_at_ns) {
+		d->prev_mr = d->mr;
+		d->mr = d->pending_mr;
+		d->pending = false;
+	}
+	return pasr_sim_decode_mr(d->mode, d->sections, d->mr, &lost) &&
+	       (lost & BIT_ULL(bit));
+}
+
+/* Loses every byte of [@start, @start + @size) while section @bit of @d stays unrefreshed. */
+static u64 pasr_sim_parc_range(struct pasr_sim_die *d, int bit, u64 start,
+			       u64 size)
+{
+	unsigned long pfn = PHYS_PFN(start), end = PHYS_PFN(start + size);
+	unsigned long flags;
+	u64 n = 0;
+	bool masked;
+
+	for (; pfn < end; pfn++) {
+		struct page *page = pfn_to_online_page(pfn);
+
+		if (!page)
+			continue;
+		raw_spin_lock_irqsave(&d->sim->lock, flags);
+		masked = pasr_sim_parc_masked(d, bit);
+		if (masked) {
+			/* free pages are KASAN-poisoned: this write is meant */
+			kasan_disable_current();
+			memset_page(page, 0, PASR_SIM_POISON, PAGE_SIZE);
+			kasan_enable_current();
+		}
+		raw_spin_unlock_irqrestore(&d->sim->lock, flags);
+		if (!masked)
+			break;
+		if (!(++n % 256))
+			cond_resched();
+	}
+	return n;
+}
+
+/* One pass: loses section @bit of @d and the interleaved ranges it holds. */
+static u64 pasr_sim_parc_section(struct pasr_sim_die *d, int bit)
+{
+	u64 size = div_u64(d->size, d->sections);
+	u64 start = d->base + bit * size, end = start + size;
+	u64 n = pasr_sim_parc_range(d, bit, start, size);
+	int i;
+
+	for (i = 0; i < d->sim->nilvs; i++) {
+		const struct pasr_sim_ilv *l = &d->sim->ilvs[i];
+		u64 lo = max(start, l->a), hi = min(end, l->a + l->size);
+
+		if (lo < hi)
+			n += pasr_sim_parc_range(d, bit, l->b + (lo - l->a), hi - lo);
+		lo = max(start, l->b);
+		hi = min(end, l->b + l->size);
+		if (lo < hi)
+			n += pasr_sim_parc_range(d, bit, l->a + (lo - l->b), hi - lo);
+	}
+	return n;
+}
+
+static int pasr_sim_parc_fn(void *data)
+{
+	struct pasr_sim *sim = data;
+
+	while (!kthread_should_stop()) {
+		u64 start = ktime_get_ns(), pages = 0, lost;
+		unsigned long flags;
+		int i, b;
+
+		for (i = 0; i < sim->ndies; i++) {
+			struct pasr_sim_die *d = &sim->dies[i];
+
+			raw_spin_lock_irqsave(&sim->lock, flags);
+			pasr_sim_parc_masked(d, 0);
+			pasr_sim_decode_mr(d->mode, d->sections, d->mr, &lost);
+			raw_spin_unlock_irqrestore(&sim->lock, flags);
+			for (b = 0; b < d->sections; b++)
+				if (lost & BIT_ULL(b))
+					pages += pasr_sim_parc_section(d, b);
+		}
+		WRITE_ONCE(sim->parc_pages, sim->parc_pages + pages);
+		WRITE_ONCE(sim->parc_last_pass_ms,
+			   div_u64(ktime_get_ns() - start, NSEC_PER_MSEC));
+		WRITE_ONCE(sim->parc_passes, sim->parc_passes + 1);
+		msleep_interruptible(PASR_SIM_PARC_PAUSE_MS);
+	}
+	return 0;
 }
 
 /* ---- power model --------------------------------------------------------- */
@@ -825,6 +966,31 @@ static void pasr_sim_account(struct pasr_sim *sim, u64 ms)
 	}
 }
 
+/* Counts and reports one self-refresh entry; returns its violations. */
+static long pasr_sim_entered(struct pasr_sim *sim, struct pasr_sim_entry *e,
+			     const char *why)
+{
+	sim->entries++;
+	sim->violations += e->violations;
+	sim->last_violations = e->violations;
+	sim->poisoned_pages += e->poisoned_pages;
+	sim->data_pages += e->data_pages;
+	sim->spared_pages += e->spared_pages;
+	sim->reserved_pages += e->reserved_pages;
+	sim->mr_invalid += e->mr_invalid;
+	pr_info("self-refresh entry %llu (%s): %llu MiB in unrefreshed sections lost (%llu max-order blocks), %llu violations\n",
+		sim->entries, why, e->lost_bytes >> 20, e->blocks,
+		e->violations);
+	pasr_sim_report(e);
+	if (e->violations) {
+		pr_err("self-refresh entry %llu: %llu blocks in use in %u unrefreshed sections: %llu page-cache pages overwritten, %llu other pages in use spared\n",
+		       sim->entries, e->violations, e->bad_sections,
+		       e->data_pages, e->spared_pages);
+		WARN_ONCE(1, "pasr-sim: memory in use left unrefreshed: PASR accounting is broken\n");
+	}
+	return e->violations;
+}
+
 /*
  * Enters simulated self-refresh: checks and loses every unrefreshed section.
  * Called with sim->sr_mutex held. Returns the violations found, or a
@@ -846,71 +1012,104 @@ static long pasr_sim_enter(struct pasr_sim *sim, const char *why)
 	ret = stop_machine_cpuslocked(pasr_sim_enter_stopped, e, NULL);
 	put_online_mems();
 	cpus_read_unlock();
-	if (ret) {
+	if (ret)
 		pr_err("self-refresh entry (%s): stop_machine failed: %ld\n",
 		       why, ret);
-		kfree(e);
-		return ret;
-	}
-	sim->entries++;
-	sim->violations += e->violations;
-	sim->last_violations = e->violations;
-	sim->poisoned_pages += e->poisoned_pages;
-	sim->data_pages += e->data_pages;
-	sim->spared_pages += e->spared_pages;
-	sim->reserved_pages += e->reserved_pages;
-	sim->mr_invalid += e->mr_invalid;
-	pr_info("self-refresh entry %llu (%s): %llu MiB in unrefreshed sections lost (%llu max-order blocks), %llu violations\n",
-		sim->entries, why, e->lost_bytes >> 20, e->blocks,
-		e->violations);
-	pasr_sim_report(e);
-	if (e->violations) {
-		pr_err("self-refresh entry %llu: %llu blocks in use in %u unrefreshed sections: %llu page-cache pages overwritten, %llu other pages in use spared\n",
-		       sim->entries, e->violations, e->bad_sections,
-		       e->data_pages, e->spared_pages);
-		WARN_ONCE(1, "pasr-sim: memory in use left unrefreshed: PASR accounting is broken\n");
-	}
-	ret = e->violations;
+	else
+		ret = pasr_sim_entered(sim, e, why);
 	kfree(e);
 	return ret;
 }
 
 /* ---- system suspend: the DRAM goes into self-refresh --------------------- */
 
-static int pasr_sim_suspend_noirq(struct device *dev)
+/*
+ * As late as the suspend path allows, so that whatever is allocated or
+ * written before is caught: suspend-to-idle enters after every device's
+ * noirq suspend (the platform's prepare_late, which QEMU's virt machine
+ * leaves to this test driver), suspend-to-RAM in syscore suspend, with one
+ * CPU left and interrupts off.
+ */
+static void pasr_sim_suspended(struct pasr_sim *sim, long found)
 {
-	struct pasr_sim *sim = dev_get_drvdata(dev);
-
-	mutex_lock(&sim->sr_mutex);
 	/* A failed entry must not stop the system from suspending. */
-	sim->in_suspend = pasr_sim_enter(sim, "suspend") >= 0;
+	sim->in_suspend = found >= 0;
 	if (sim->in_suspend) {
 		sim->suspend_entries++;
 		sim->suspend_start_ns = ktime_get_boottime_ns();
 	}
-	mutex_unlock(&sim->sr_mutex);
-	return 0;
 }
 
-static int pasr_sim_resume_noirq(struct device *dev)
+static void pasr_sim_resumed(struct pasr_sim *sim)
 {
-	struct pasr_sim *sim = dev_get_drvdata(dev);
 	u64 ms;
 
+	if (!sim->in_suspend)
+		return;
+	ms = div_u64(ktime_get_boottime_ns() - sim->suspend_start_ns,
+		     NSEC_PER_MSEC);
+	pasr_sim_account(sim, ms);
+	sim->in_suspend = false;
+	pr_info("self-refresh exit after %llu ms\n", ms);
+}
+
+static int pasr_sim_s2idle_prepare_late(void)
+{
+	struct pasr_sim *sim = pasr_sim_instance;
+
 	mutex_lock(&sim->sr_mutex);
-	if (sim->in_suspend) {
-		ms = div_u64(ktime_get_boottime_ns() - sim->suspend_start_ns,
-			     NSEC_PER_MSEC);
-		pasr_sim_account(sim, ms);
-		sim->in_suspend = false;
-		pr_info("self-refresh exit after %llu ms\n", ms);
-	}
+	pasr_sim_suspended(sim, pasr_sim_enter(sim, "suspend"));
 	mutex_unlock(&sim->sr_mutex);
 	return 0;
 }
 
-static const struct dev_pm_ops pasr_sim_pm_ops = {
-	NOIRQ_SYSTEM_SLEEP_PM_OPS(pasr_sim_suspend_noirq, pasr_sim_resume_noirq)
+static void pasr_sim_s2idle_restore_early(void)
+{
+	struct pasr_sim *sim = pasr_sim_instance;
+
+	mutex_lock(&sim->sr_mutex);
+	pasr_sim_resumed(sim);
+	mutex_unlock(&sim->sr_mutex);
+}
+
+static const struct platform_s2idle_ops pasr_sim_s2idle_ops = {
+	.prepare_late = pasr_sim_s2idle_prepare_late,
+	.restore_early = pasr_sim_s2idle_restore_early,
+};
+
+/*
+ * Syscore suspend: the other CPUs are offline and interrupts are off, so the
+ * entry runs here directly, on an entry allocated with the controller. Every
+ * task is frozen: sr_mutex is free, but only tried.
+ */
+static int pasr_sim_syscore_suspend(void *data)
+{
+	struct pasr_sim *sim = data;
+	struct pasr_sim_entry *e = &sim->syscore_entry;
+
+	if (!mutex_trylock(&sim->sr_mutex))
+		return 0;
+	memset(e, 0, sizeof(*e));
+	e->sim = sim;
+	pasr_sim_enter_stopped(e);
+	pasr_sim_suspended(sim, pasr_sim_entered(sim, e, "suspend-to-RAM"));
+	mutex_unlock(&sim->sr_mutex);
+	return 0;
+}
+
+static void pasr_sim_syscore_resume(void *data)
+{
+	struct pasr_sim *sim = data;
+
+	if (!mutex_trylock(&sim->sr_mutex))
+		return;
+	pasr_sim_resumed(sim);
+	mutex_unlock(&sim->sr_mutex);
+}
+
+static const struct syscore_ops pasr_sim_syscore_ops = {
+	.suspend = pasr_sim_syscore_suspend,
+	.resume = pasr_sim_syscore_resume,
 };
 
 /* ---- debugfs: /sys/kernel/debug/pasr-sim/ --------------------------------- */
@@ -985,6 +1184,9 @@ static int pasr_sim_sr_show(struct seq_file *m, void *v)
 	seq_printf(m, "spared_pages %llu\n", sim->spared_pages);
 	seq_printf(m, "reserved_pages_lost %llu\n", sim->reserved_pages);
 	seq_printf(m, "mr_invalid %llu\n", sim->mr_invalid);
+	seq_printf(m, "parc_passes %llu\n", READ_ONCE(sim->parc_passes));
+	seq_printf(m, "parc_pages_lost %llu\n", READ_ONCE(sim->parc_pages));
+	seq_printf(m, "parc_last_pass_ms %llu\n", READ_ONCE(sim->parc_last_pass_ms));
 	mutex_unlock(&sim->sr_mutex);
 	return 0;
 }
@@ -1122,7 +1324,7 @@ static void pasr_sim_desc(struct pasr_sim_die *d, struct pasr_die_desc *desc)
 	desc->size = d->size;
 	desc->sections = d->sections;
 	desc->mode = modes[d->mode];
-	desc->flags = 0;
+	desc->flags = pasr_sim_parc ? PASR_DIE_RUNTIME : 0;
 }
 
 static void pasr_sim_setup_model(struct pasr_sim *sim, struct device_node *np)
@@ -1249,6 +1451,10 @@ static int pasr_sim_probe(struct platform_device *pdev)
 		dev_warn(dev, "PASR is not enabled (no valid DDR layout): nothing to control\n");
 		return -ENODEV;
 	}
+	if (pasr_sim_parc && debug_pagealloc_enabled_static()) {
+		dev_err(dev, "PARC: not with debug_pagealloc, which unmaps free pages: off\n");
+		pasr_sim_parc = false;
+	}
 	n = 0;
 	for_each_available_child_of_node_scoped(dev->of_node, dn)
 		n += of_node_name_eq(dn, "die");
@@ -1325,6 +1531,21 @@ static int pasr_sim_probe(struct platform_device *pdev)
 	sim->panic_nb.notifier_call = pasr_sim_panic_notify;
 	sim->panic_nb.priority = INT_MIN;
 	atomic_notifier_chain_register(&panic_notifier_list, &sim->panic_nb);
+	s2idle_set_ops(&pasr_sim_s2idle_ops);
+	sim->syscore.ops = &pasr_sim_syscore_ops;
+	sim->syscore.data = sim;
+	register_syscore(&sim->syscore);
+	if (pasr_sim_parc) {
+		sim->parc_thread = kthread_run(pasr_sim_parc_fn, sim, "pasr-sim-parc");
+		if (IS_ERR(sim->parc_thread)) {
+			dev_err(dev, "PARC: no thread (%ld): masks apply in self-refresh only\n",
+				PTR_ERR(sim->parc_thread));
+			sim->parc_thread = NULL;
+		} else {
+			pr_info("PARC: masked sections lose their contents while the system runs%s\n",
+				pasr_sim_parc_delay_ms ? " (test: values applied late)" : "");
+		}
+	}
 	return 0;
 }
 
@@ -1332,6 +1553,10 @@ static void pasr_sim_remove(struct platform_device *pdev)
 {
 	struct pasr_sim *sim = platform_get_drvdata(pdev);
 
+	if (sim->parc_thread)
+		kthread_stop(sim->parc_thread);
+	unregister_syscore(&sim->syscore);
+	s2idle_set_ops(NULL);
 	atomic_notifier_chain_unregister(&panic_notifier_list, &sim->panic_nb);
 	debugfs_remove_recursive(sim->debugfs);
 	cancel_delayed_work_sync(&sim->log_work);
@@ -1363,7 +1588,6 @@ static struct platform_driver pasr_sim_driver = {
 	.driver = {
 		.name = "pasr-sim",
 		.of_match_table = pasr_sim_of_match,
-		.pm = pm_sleep_ptr(&pasr_sim_pm_ops),
 	},
 };
 builtin_platform_driver(pasr_sim_driver);
