@@ -5,7 +5,7 @@
 mod common;
 
 use common::*;
-use pasr_host::layout::Mode;
+use pasr_host::layout::{DieSpec, Mode};
 use pasr_host::map::{div_rem_u64, legal_mask, RegisterError, State};
 use std::ffi::c_void;
 use std::sync::Mutex;
@@ -153,6 +153,45 @@ fn callbacks_get_each_new_value_once() {
     m.put(0x4000_0000 + S, S);
     assert_eq!(CALLS.lock().unwrap()[4..], [(0x18, 9), (0, 9)]);
     assert_eq!((m.mask(0), m.mask(1)), (0, 0));
+}
+
+static DESCRIBED: Mutex<Vec<(u64, usize)>> = Mutex::new(Vec::new());
+
+unsafe extern "C" fn record_described(value: u64, cookie: *mut c_void) {
+    DESCRIBED.lock().unwrap().push((value, cookie as usize));
+}
+
+#[test]
+fn a_die_described_otherwise_is_refused_and_resync_repeats_values() {
+    let m = map_of(&["512M@0x40000000", "512M@0x60000000,mode=single"], &[]);
+    m.put(0x6000_0000 + 4 * S, 4 * S);
+    let die = |base, size, sections, mode| DieSpec {
+        base,
+        size,
+        sections,
+        mode,
+    };
+    let register = |d: &DieSpec, cookie: usize| {
+        // SAFETY: `record_described` may be called from anywhere with any cookie.
+        unsafe { m.register_described(d, record_described, cookie as *mut c_void) }
+    };
+    // The controller reads die 1 as bank-selective: the layout says single-ended.
+    let bank = die(0x6000_0000, 512 * MIB, 8, Mode::Bank);
+    assert_eq!(register(&bank, 1), Err(RegisterError::Mismatch));
+    let sixteen = die(0x6000_0000, 512 * MIB, 16, Mode::SingleEnded);
+    assert_eq!(register(&sixteen, 1), Err(RegisterError::Mismatch));
+    let small = die(0x6000_0000, 256 * MIB, 8, Mode::SingleEnded);
+    assert_eq!(register(&small, 1), Err(RegisterError::Mismatch));
+    let nowhere = die(0x5000_0000, 512 * MIB, 8, Mode::SingleEnded);
+    assert_eq!(register(&nowhere, 1), Err(RegisterError::NoSuchDie));
+    assert!(DESCRIBED.lock().unwrap().is_empty());
+    assert_eq!(m.mask(1), 0xf0);
+    // As the layout has it: registered, and handed its value (top half unrefreshed).
+    let single = die(0x6000_0000, 512 * MIB, 8, Mode::SingleEnded);
+    assert_eq!(register(&single, 2), Ok(()));
+    assert_eq!(register(&single, 3), Err(RegisterError::Busy));
+    m.resync();
+    assert_eq!(*DESCRIBED.lock().unwrap(), [(1, 2), (1, 2)]);
 }
 
 #[test]
