@@ -347,23 +347,39 @@ static const struct file_operations pasr_drain_fops = {
  * memory, so the memory hotplug test boots with mem= below QEMU's RAM and
  * adds the rest here. Test only: the range must be RAM nothing else uses.
  */
+/*
+ * The SIZE@START range written to hot_add or hot_remove, in whole memory
+ * blocks; *@rest points past it.
+ */
+static int pasr_test_get_range(const char __user *ubuf, size_t count,
+			       char *buf, size_t len, u64 *start, u64 *size,
+			       char **rest)
+{
+	u64 block = memory_block_size_bytes();
+	int ret = pasr_test_get_cmd(buf, len, ubuf, count);
+
+	if (ret)
+		return ret;
+	*size = memparse(buf, rest);
+	if (**rest != '@')
+		return -EINVAL;
+	*start = memparse(*rest + 1, rest);
+	if (!*size || !IS_ALIGNED(*start, block) || !IS_ALIGNED(*size, block))
+		return -EINVAL;
+	return 0;
+}
+
 static ssize_t pasr_hot_add_write(struct file *file, const char __user *ubuf,
 				  size_t count, loff_t *ppos)
 {
-	u64 start, size, block = memory_block_size_bytes();
 	mhp_t flags = MHP_NONE;
 	char buf[64], *p;
+	u64 start, size;
 	int ret;
 
-	ret = pasr_test_get_cmd(buf, sizeof(buf), ubuf, count);
+	ret = pasr_test_get_range(ubuf, count, buf, sizeof(buf), &start, &size, &p);
 	if (ret)
 		return ret;
-	size = memparse(buf, &p);
-	if (*p != '@')
-		return -EINVAL;
-	start = memparse(p + 1, &p);
-	if (!size || !IS_ALIGNED(start, block) || !IS_ALIGNED(size, block))
-		return -EINVAL;
 	/* "SIZE@START memmap": each block's memmap on the block itself */
 	if (sysfs_streq(p, " memmap") && mhp_supports_memmap_on_memory())
 		flags = MHP_MEMMAP_ON_MEMORY;
@@ -391,19 +407,14 @@ static const struct file_operations pasr_hot_add_fops = {
 static ssize_t pasr_hot_remove_write(struct file *file, const char __user *ubuf,
 				     size_t count, loff_t *ppos)
 {
-	u64 start, size, block = memory_block_size_bytes();
 	char buf[64], *p;
+	u64 start, size;
 	int ret;
 
-	ret = pasr_test_get_cmd(buf, sizeof(buf), ubuf, count);
+	ret = pasr_test_get_range(ubuf, count, buf, sizeof(buf), &start, &size, &p);
 	if (ret)
 		return ret;
-	size = memparse(buf, &p);
-	if (*p != '@')
-		return -EINVAL;
-	start = memparse(p + 1, &p);
-	if (!size || !IS_ALIGNED(start, block) || !IS_ALIGNED(size, block) ||
-	    (*p && *p != '\n'))
+	if (*p && *p != '\n')
 		return -EINVAL;
 	ret = offline_and_remove_memory(start, size);
 	if (ret)
