@@ -27,11 +27,19 @@ for p in "${PKGS[@]}"; do
 	is_installed "$p" || missing+=("$p")
 done
 
+# An index that fails to download (a mirror in sync, a broken extra
+# source) is not fatal: it is retried once, then what can be installed is;
+# the set-up fails only on a package it needs and cannot get, by name.
 apt_updated=0
 apt_update() {
 	if [ "$apt_updated" = 0 ]; then
 		log "deps: apt-get update"
-		apt-get update -qq || die "deps: apt-get update failed"
+		if ! apt-get update -qq; then
+			log "deps: warning: apt-get update failed; retrying once"
+			sleep 5
+			apt-get update -qq ||
+				log "deps: warning: apt-get update failed again; going on with the indexes there are"
+		fi
 		apt_updated=1
 	fi
 }
@@ -41,10 +49,14 @@ if [ "${#missing[@]}" -gt 0 ]; then
 	log "deps: installing ${missing[*]}"
 	apt_update
 	if ! DEBIAN_FRONTEND=noninteractive apt-get install -y --no-install-recommends "${missing[@]}"; then
-		die "deps: could not install: ${missing[*]} (see apt-get output above)"
+		# one at a time, to name the packages that cannot be had
+		for p in "${missing[@]}"; do
+			DEBIAN_FRONTEND=noninteractive apt-get install -y --no-install-recommends "$p" ||
+				log "deps: could not install $p"
+		done
 	fi
 	for p in "${missing[@]}"; do
-		is_installed "$p" || die "deps: package $p is still not installed"
+		is_installed "$p" || die "deps: package $p could not be installed (see apt-get output above)"
 	done
 fi
 
