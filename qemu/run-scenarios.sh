@@ -65,13 +65,16 @@ else
 fi
 fail=0
 mkdir -p "$CACHE"
-inputs_key() { # inputs_key CONF: hash of everything a boot's outcome depends on
-	local extra=()
-	[ "$DEBUG_RUN" != 1 ] || extra=("$REPO/tools/debug-splats.sh")
+# inputs_key CONF: hash of everything a boot's outcome depends on: the
+# kernel, the initramfs, the scenario, and every script and data file of
+# qemu/ and tools/ that a boot or its verdict may use, listed rather than
+# named (the splat checker, lib.sh, kunit-results.py, the DT layouts...)
+inputs_key() {
 	{ echo "backend ${2:-}"
-	  cat "$IMAGE" "$INITRAMFS" "$1" \
-		"$REPO/qemu/boot.sh" "$REPO/qemu/run-scenarios.sh" "$REPO/qemu/mkdtb.sh" \
-		"$REPO"/qemu/dt/* ${extra[@]+"${extra[@]}"} 2>/dev/null
+	  cat "$IMAGE" "$INITRAMFS" "$1"
+	  find "$REPO/qemu" "$REPO/tools" -maxdepth 2 -type f \
+		\( -name '*.sh' -o -name '*.py' -o -name '*.dtsi' -o -name '*.samples' -o -name init \) \
+		-not -path '*/scenarios/*' | LC_ALL=C sort | xargs cat
 	  [ "$DEBUG_RUN" != 1 ] || echo "slowdown $SLOW"; } | sha256sum | cut -d' ' -f1
 }
 # kunit_results LOG NAME: one $S_KUNIT result per KUnit test case in LOG; 1 if none
