@@ -6,8 +6,9 @@
 # Besides NAME MEM SMP CMDLINE TIMEOUT EXPECT REJECT (see default.conf), a
 # scenario may set DT_LAYOUT (boot with the DTB of qemu/mkdtb.sh --layout
 # DT_LAYOUT: default or a layout file), ALLOW_WARN=1 (boot.sh --allow-warn),
-# KEXEC_DISK=1 (boot.sh --kexec-disk: the kernel as a second disk, for kexec)
-# and PANIC=REGEX: the boot ends in a panic on purpose, whose 'Kernel panic'
+# KEXEC_DISK=1 (boot.sh --kexec-disk: the kernel as a second disk, for kexec),
+# WAIVE (the rejections of every scenario, GLOBAL_REJECT below, that a fault
+# scenario provokes on purpose) and PANIC=REGEX: the boot ends in a panic on purpose, whose 'Kernel panic'
 # line must match REGEX; boot.sh's verdict is replaced by the splat check of
 # the log before that line (and QEMU must not time out).
 # BACKENDS="hooks reporting" boots a scenario once per PASR backend: as it
@@ -113,6 +114,19 @@ for conf in "${confs[@]}"; do
 		runs+=("$conf|reporting")
 	fi
 done
+# Rejected in every scenario: the boot self-test's failure and the simulated
+# controller's findings, whatever the scenario's own REJECT says. A fault
+# scenario that provokes one declares it: an EXPECT line that names it, or
+# WAIVE (one pattern per line, those of this list it accepts).
+GLOBAL_REJECT='pasr: self-test: FAIL
+pasr-sim: unrefreshed section
+PASR accounting is broken
+pasr-sim: .*illegal'
+# waived RE: whether the scenario accepts the global rejection RE
+waived() {
+	grep -qxF -- "$1" <<<"$WAIVE" || grep -qE -- "$1" <<<"$EXPECT"
+}
+
 # run_one RUN: boot one scenario (CONF or CONF|reporting), record its results;
 # non-zero if it failed.
 run_one() {
@@ -121,7 +135,7 @@ run_one() {
 	[ "$conf" = "$run" ] || backend="${run#*|}"
 	NAME="$(basename "$conf" .conf)" MEM=1G SMP=2 CMDLINE="" TIMEOUT=300 EXPECT="" REJECT=""
 	DT_LAYOUT="" ALLOW_WARN=0 KEXEC_DISK=0 DEBUG=0 DEBUG_CMDLINE="" DEBUG_SPLAT="" PANIC=""
-	BACKENDS="" DEBUG_BACKEND="" ARM=""
+	BACKENDS="" DEBUG_BACKEND="" ARM="" WAIVE=""
 	# shellcheck disable=SC1090
 	. "$conf"
 	if [ "$ARM" = only ] && [ "$PASR_ARCH" != arm ]; then
@@ -236,6 +250,13 @@ run_one() {
 			ok=0
 		fi
 	done <<<"$REJECT"
+	while IFS= read -r re; do
+		waived "$re" && continue
+		if hit="$(grep -m1 -E -- "$re" "$logf")"; then
+			log "scenario $NAME: rejected in every scenario: $hit"
+			ok=0
+		fi
+	done <<<"$GLOBAL_REJECT"
 	if [ "$ok" = 1 ]; then
 		record_result "$S_SCEN" "$NAME" PASS
 		log "scenario $NAME: PASS"
