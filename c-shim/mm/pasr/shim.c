@@ -1055,6 +1055,17 @@ static bool pasr_verify_gov_page(struct page *page)
 	       !PageCompound(page) && !page->mapping;
 }
 
+/* The next pfn that may be online after @pfn, which is not. */
+static unsigned long pasr_verify_next_online(unsigned long pfn)
+{
+#ifdef CONFIG_SPARSEMEM
+	/* a hole, or offline: a whole memory section */
+	return ALIGN(pfn + 1, PAGES_PER_SECTION);
+#else
+	return pfn + 1;
+#endif
+}
+
 /* The bytes of section @si's online pages the governor holds. */
 static u64 pasr_verify_gov_bytes(const struct pasr_section_info *si)
 {
@@ -1065,8 +1076,7 @@ static u64 pasr_verify_gov_bytes(const struct pasr_section_info *si)
 	while (pfn < end) {
 		page = pfn_to_online_page(pfn);
 		if (!page) {
-			/* a hole, or offline: a whole memory section */
-			pfn = ALIGN(pfn + 1, PAGES_PER_SECTION);
+			pfn = pasr_verify_next_online(pfn);
 			continue;
 		}
 		if (PageBuddy(page)) {
