@@ -79,8 +79,6 @@
 #include <linux/spinlock.h>
 #include <linux/stop_machine.h>
 #include <linux/string.h>
-#include <linux/suspend.h>
-#include <linux/syscore_ops.h>
 #include <linux/timekeeping.h>
 #include <linux/uaccess.h>
 #include <linux/workqueue.h>
@@ -215,8 +213,6 @@ struct pasr_sim {
 	unsigned int log_polls;
 	struct notifier_block panic_nb;
 	struct pasr_sim_regs *regs;	/* NULL without "memory-region" */
-	struct pasr_sim_entry syscore_entry;
-	struct syscore syscore;
 	/* PARC: the thread that loses masked sections while the system runs */
 	struct task_struct *parc_thread;
 	u64 parc_passes, parc_pages, parc_last_pass_ms;
@@ -1023,13 +1019,7 @@ static long pasr_sim_enter(struct pasr_sim *sim, const char *why)
 
 /* ---- system suspend: the DRAM goes into self-refresh --------------------- */
 
-/*
- * As late as the suspend path allows, so that whatever is allocated or
- * written before is caught: suspend-to-idle enters after every device's
- * noirq suspend (the platform's prepare_late, which QEMU's virt machine
- * leaves to this test driver), suspend-to-RAM in syscore suspend, with one
- * CPU left and interrupts off.
- */
+/* System suspend: the noirq phase, where the device's interrupts are off. */
 static void pasr_sim_suspended(struct pasr_sim *sim, long found)
 {
 	/* A failed entry must not stop the system from suspending. */
@@ -1053,9 +1043,9 @@ static void pasr_sim_resumed(struct pasr_sim *sim)
 	pr_info("self-refresh exit after %llu ms\n", ms);
 }
 
-static int pasr_sim_s2idle_prepare_late(void)
+static int pasr_sim_suspend_noirq(struct device *dev)
 {
-	struct pasr_sim *sim = pasr_sim_instance;
+	struct pasr_sim *sim = dev_get_drvdata(dev);
 
 	mutex_lock(&sim->sr_mutex);
 	pasr_sim_suspended(sim, pasr_sim_enter(sim, "suspend"));
@@ -1063,53 +1053,18 @@ static int pasr_sim_s2idle_prepare_late(void)
 	return 0;
 }
 
-static void pasr_sim_s2idle_restore_early(void)
+static int pasr_sim_resume_noirq(struct device *dev)
 {
-	struct pasr_sim *sim = pasr_sim_instance;
+	struct pasr_sim *sim = dev_get_drvdata(dev);
 
 	mutex_lock(&sim->sr_mutex);
 	pasr_sim_resumed(sim);
 	mutex_unlock(&sim->sr_mutex);
-}
-
-static const struct platform_s2idle_ops pasr_sim_s2idle_ops = {
-	.prepare_late = pasr_sim_s2idle_prepare_late,
-	.restore_early = pasr_sim_s2idle_restore_early,
-};
-
-/*
- * Syscore suspend: the other CPUs are offline and interrupts are off, so the
- * entry runs here directly, on an entry allocated with the controller. Every
- * task is frozen: sr_mutex is free, but only tried.
- */
-static int pasr_sim_syscore_suspend(void *data)
-{
-	struct pasr_sim *sim = data;
-	struct pasr_sim_entry *e = &sim->syscore_entry;
-
-	if (!mutex_trylock(&sim->sr_mutex))
-		return 0;
-	memset(e, 0, sizeof(*e));
-	e->sim = sim;
-	pasr_sim_enter_stopped(e);
-	pasr_sim_suspended(sim, pasr_sim_entered(sim, e, "suspend-to-RAM"));
-	mutex_unlock(&sim->sr_mutex);
 	return 0;
 }
 
-static void pasr_sim_syscore_resume(void *data)
-{
-	struct pasr_sim *sim = data;
-
-	if (!mutex_trylock(&sim->sr_mutex))
-		return;
-	pasr_sim_resumed(sim);
-	mutex_unlock(&sim->sr_mutex);
-}
-
-static const struct syscore_ops pasr_sim_syscore_ops = {
-	.suspend = pasr_sim_syscore_suspend,
-	.resume = pasr_sim_syscore_resume,
+static const struct dev_pm_ops pasr_sim_pm_ops = {
+	NOIRQ_SYSTEM_SLEEP_PM_OPS(pasr_sim_suspend_noirq, pasr_sim_resume_noirq)
 };
 
 /* ---- debugfs: /sys/kernel/debug/pasr-sim/ --------------------------------- */
@@ -1531,10 +1486,6 @@ static int pasr_sim_probe(struct platform_device *pdev)
 	sim->panic_nb.notifier_call = pasr_sim_panic_notify;
 	sim->panic_nb.priority = INT_MIN;
 	atomic_notifier_chain_register(&panic_notifier_list, &sim->panic_nb);
-	s2idle_set_ops(&pasr_sim_s2idle_ops);
-	sim->syscore.ops = &pasr_sim_syscore_ops;
-	sim->syscore.data = sim;
-	register_syscore(&sim->syscore);
 	if (pasr_sim_parc) {
 		sim->parc_thread = kthread_run(pasr_sim_parc_fn, sim, "pasr-sim-parc");
 		if (IS_ERR(sim->parc_thread)) {
@@ -1555,8 +1506,6 @@ static void pasr_sim_remove(struct platform_device *pdev)
 
 	if (sim->parc_thread)
 		kthread_stop(sim->parc_thread);
-	unregister_syscore(&sim->syscore);
-	s2idle_set_ops(NULL);
 	atomic_notifier_chain_unregister(&panic_notifier_list, &sim->panic_nb);
 	debugfs_remove_recursive(sim->debugfs);
 	cancel_delayed_work_sync(&sim->log_work);
@@ -1588,6 +1537,7 @@ static struct platform_driver pasr_sim_driver = {
 	.driver = {
 		.name = "pasr-sim",
 		.of_match_table = pasr_sim_of_match,
+		.pm = pm_sleep_ptr(&pasr_sim_pm_ops),
 	},
 };
 builtin_platform_driver(pasr_sim_driver);
