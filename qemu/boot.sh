@@ -5,6 +5,7 @@
 # usage: qemu/boot.sh [--mem SIZE] [--smp N] [--cmdline 'ARGS'] [--timeout SECONDS]
 #                     [--log FILE] [--dtb FILE] [--kernel IMAGE] [--initrd FILE]
 #                     [--interactive] [--strict] [--allow-warn] [--kexec-disk]
+#                     [--swap-disk FILE] [--done REGEX]
 #
 # The console goes to the terminal and to the log file. The exit status is
 # non-zero on timeout, on a kernel panic/oops/WARN/BUG or lockdep splat in the
@@ -13,6 +14,9 @@
 # --allow-warn accepts WARN splats (for scenarios that provoke them on purpose).
 # --kexec-disk attaches the kernel image itself as a second disk, padded to
 # 4 KiB (the one that is not 4 GiB), for the guest to load it with kexec.
+# --swap-disk attaches FILE as a writable disk (hibernation's swap), and
+# --done REGEX names the line that ends a boot in place of 'PASR-INIT: done'
+# (a boot that ends by hibernating).
 set -euo pipefail
 . "$(dirname "$0")/../tools/lib.sh"
 
@@ -29,6 +33,8 @@ INTERACTIVE=0
 STRICT=0
 ALLOW_WARN=0
 KEXEC_DISK=0
+SWAP_DISK=""
+DONE='PASR-INIT: done'
 
 while [ $# -gt 0 ]; do
 	case "$1" in
@@ -44,7 +50,9 @@ while [ $# -gt 0 ]; do
 	--strict) STRICT=1; shift ;;
 	--allow-warn) ALLOW_WARN=1; shift ;;
 	--kexec-disk) KEXEC_DISK=1; shift ;;
-	-h | --help) sed -n '2,17p' "$0"; exit 0 ;;
+	--swap-disk) SWAP_DISK="$2"; shift 2 ;;
+	--done) DONE="$2"; shift 2 ;;
+	-h | --help) sed -n '2,20p' "$0"; exit 0 ;;
 	*) die "boot: unknown option $1" ;;
 	esac
 done
@@ -88,6 +96,9 @@ if [ "$KEXEC_DISK" = 1 ]; then
 	qemu+=(-drive "file=$kdisk,format=raw,if=none,id=hd1,readonly=on"
 		-device virtio-blk-device,drive=hd1)
 fi
+[ -z "$SWAP_DISK" ] ||
+	qemu+=(-drive "file=$SWAP_DISK,format=raw,if=none,id=hd2"
+		-device virtio-blk-device,drive=hd2)
 
 mkdir -p "$(dirname "$LOG")"
 log "boot: ${qemu[*]}"
@@ -118,8 +129,8 @@ if ! "$REPO/tools/debug-splats.sh" ${wopt[@]+"${wopt[@]}"} "$LOG" >&2; then
 	log "boot: FAIL: the kernel log has a kernel report (above)"
 	status=1
 fi
-if [ "$INTERACTIVE" = 0 ] && ! grep -q 'PASR-INIT: done' "$LOG"; then
-	log "boot: FAIL: 'PASR-INIT: done' missing from the log"
+if [ "$INTERACTIVE" = 0 ] && ! grep -qaE -- "$DONE" "$LOG"; then
+	log "boot: FAIL: '$DONE' missing from the log"
 	status=1
 fi
 if grep -qaE 'SELFTEST: [^ ]+ FAIL' "$LOG"; then

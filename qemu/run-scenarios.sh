@@ -7,6 +7,9 @@
 # scenario may set DT_LAYOUT (boot with the DTB of qemu/mkdtb.sh --layout
 # DT_LAYOUT: default or a layout file), ALLOW_WARN=1 (boot.sh --allow-warn),
 # KEXEC_DISK=1 (boot.sh --kexec-disk: the kernel as a second disk, for kexec),
+# HIBERNATE=1 (two boots with a blank 1 GiB swap disk: the first ends by
+# hibernating to it, the second, with pasr_test.resume=1, resumes the image;
+# the checks read both logs, one after the other),
 # WAIVE (the rejections of every scenario, GLOBAL_REJECT below, that a fault
 # scenario provokes on purpose) and PANIC=REGEX: the boot ends in a panic on purpose, whose 'Kernel panic'
 # line must match REGEX; boot.sh's verdict is replaced by the splat check of
@@ -127,6 +130,29 @@ waived() {
 	grep -qxF -- "$1" <<<"$WAIVE" || grep -qE -- "$1" <<<"$EXPECT"
 }
 
+# boot_scenario: boot the scenario of run_one (two boots with HIBERNATE=1)
+# into $logf; non-zero if a boot failed
+boot_scenario() {
+	local b=("$REPO/qemu/boot.sh" --mem "$MEM" --smp "$SMP" ${opts[@]+"${opts[@]}"}
+		--timeout "$TIMEOUT")
+	if [ "$HIBERNATE" != 1 ]; then
+		"${b[@]}" --cmdline "$CMDLINE" --log "$logf"
+		return
+	fi
+	local swap="$BUILD/swap-$NAME.img" rc=0
+	rm -f "$swap" "$logf".[12]
+	truncate -s 1G "$swap"
+	"${b[@]}" --swap-disk "$swap" --cmdline "$CMDLINE" --log "$logf.1" \
+		--done 'PM: Image saving done' || rc=1
+	if [ "$rc" = 0 ]; then
+		"${b[@]}" --swap-disk "$swap" --cmdline "$CMDLINE pasr_test.resume=1" \
+			--log "$logf.2" || rc=1
+	fi
+	cat "$logf".[12] >"$logf" 2>/dev/null
+	rm -f "$swap"
+	return "$rc"
+}
+
 # run_one RUN: boot one scenario (CONF or CONF|reporting), record its results;
 # non-zero if it failed.
 run_one() {
@@ -135,7 +161,7 @@ run_one() {
 	[ "$conf" = "$run" ] || backend="${run#*|}"
 	NAME="$(basename "$conf" .conf)" MEM=1G SMP=2 CMDLINE="" TIMEOUT=300 EXPECT="" REJECT=""
 	DT_LAYOUT="" ALLOW_WARN=0 KEXEC_DISK=0 DEBUG=0 DEBUG_CMDLINE="" DEBUG_SPLAT="" PANIC=""
-	BACKENDS="" DEBUG_BACKEND="" ARM="" WAIVE=""
+	BACKENDS="" DEBUG_BACKEND="" ARM="" WAIVE="" HIBERNATE=0
 	# shellcheck disable=SC1090
 	. "$conf"
 	if [ "$ARM" = only ] && [ "$PASR_ARCH" != arm ]; then
@@ -187,8 +213,7 @@ run_one() {
 		fi
 	fi
 	s0=$(date +%s)
-	if ! "$REPO/qemu/boot.sh" --mem "$MEM" --smp "$SMP" --cmdline "$CMDLINE" ${opts[@]+"${opts[@]}"} \
-		--timeout "$TIMEOUT" --log "$logf" >"$logf.out" 2>&1; then
+	if ! boot_scenario >"$logf.out" 2>&1; then
 		if [ -n "$DEBUG_SPLAT" ] && ! grep -q '^boot: FAIL: QEMU' "$logf.out"; then
 			: # the report is provoked on purpose; checked below
 		elif [ -n "$PANIC" ] && ! grep -q '^boot: FAIL: QEMU' "$logf.out"; then

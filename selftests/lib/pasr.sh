@@ -72,6 +72,15 @@ sim_total() {
 	awk -v k="$1" '$1 == "total" { for (i = 2; i < NF; i++) if ($i == k) print $(i + 1) }' $SIM/status
 }
 
+# swap_disk: the name of the hibernation scenario's swap disk (the 1 GiB
+# one, qemu/boot.sh --swap-disk), e.g. vdb; false if there is none
+swap_disk() {
+	for d in /sys/block/vd*; do
+		[ "$(cat "$d/size" 2>/dev/null)" = 2097152 ] && { basename "$d"; return 0; }
+	done
+	return 1
+}
+
 # corrupted FILE...: 1 if the FILEs (written with zeros) hold a byte that is
 # not zero, else 0
 corrupted() { cat "$@" | tr -d '\000' | head -c 1 | wc -c; }

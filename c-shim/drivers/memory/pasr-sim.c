@@ -378,7 +378,7 @@ static void pasr_sim_write_mr(u64 value, void *cookie)
 	if (unlikely(pasr_sim_parc_delay_ms)) {
 		d->pending_mr = value;
 		d->pending_at_ns = ktime_get_mono_fast_ns() +
-				   pasr_sim_parc_delay_ms * NSEC_PER_MSEC;
+				   (u64)pasr_sim_parc_delay_ms * NSEC_PER_MSEC;
 		d->pending = true;
 	} else {
 		d->prev_mr = d->mr;
@@ -488,25 +488,48 @@ static u64 pasr_sim_parc_range(struct pasr_sim_die *d, int bit, u64 start,
 	return n;
 }
 
-/* One pass: loses section @bit of @d and the interleaved ranges it holds. */
+/*
+ * The ranges of addresses section @bit of @d holds data of, one per call,
+ * from *@k = 0 on: its own, then, where they are interleaved with another
+ * die's, the same offsets of the partner range, whose data it holds half of.
+ * Returns false past the last.
+ */
+static bool pasr_sim_section_range(const struct pasr_sim_die *d, int bit,
+				   int *k, u64 *start, u64 *size)
+{
+	u64 len = div_u64(d->size, d->sections);
+	u64 first = d->base + bit * len, end = first + len;
+
+	if (*k == 0) {
+		(*k)++;
+		*start = first;
+		*size = len;
+		return true;
+	}
+	while (*k <= 2 * d->sim->nilvs) {
+		const struct pasr_sim_ilv *l = &d->sim->ilvs[(*k - 1) / 2];
+		bool a_side = (*k - 1) % 2 == 0;
+		u64 from = a_side ? l->a : l->b, to = a_side ? l->b : l->a;
+		u64 lo = max(first, from), hi = min(end, from + l->size);
+
+		(*k)++;
+		if (lo < hi) {
+			*start = to + (lo - from);
+			*size = hi - lo;
+			return true;
+		}
+	}
+	return false;
+}
+
+/* One pass: loses what section @bit of @d holds. */
 static u64 pasr_sim_parc_section(struct pasr_sim_die *d, int bit)
 {
-	u64 size = div_u64(d->size, d->sections);
-	u64 start = d->base + bit * size, end = start + size;
-	u64 n = pasr_sim_parc_range(d, bit, start, size);
-	int i;
+	u64 start, size, n = 0;
+	int k = 0;
 
-	for (i = 0; i < d->sim->nilvs; i++) {
-		const struct pasr_sim_ilv *l = &d->sim->ilvs[i];
-		u64 lo = max(start, l->a), hi = min(end, l->a + l->size);
-
-		if (lo < hi)
-			n += pasr_sim_parc_range(d, bit, l->b + (lo - l->a), hi - lo);
-		lo = max(start, l->b);
-		hi = min(end, l->b + l->size);
-		if (lo < hi)
-			n += pasr_sim_parc_range(d, bit, l->a + (lo - l->b), hi - lo);
-	}
+	while (pasr_sim_section_range(d, bit, &k, &start, &size))
+		n += pasr_sim_parc_range(d, bit, start, size);
 	return n;
 }
 
@@ -854,33 +877,15 @@ static void pasr_sim_lose_range(struct pasr_sim_entry *e, struct pasr_sim_die *d
 	e->lost_bytes += size;
 }
 
-/*
- * Loses section @bit of @d: its own addresses and, where they are
- * interleaved with another die's, the same offsets of the partner range,
- * whose data the section holds half of.
- */
+/* Loses what section @bit of @d holds. */
 static void pasr_sim_lose_section(struct pasr_sim_entry *e,
 				  struct pasr_sim_die *d, int bit)
 {
-	u64 size = div_u64(d->size, d->sections);
-	u64 start = d->base + bit * size, end = start + size;
-	u64 bad = e->violations;
-	int i;
+	u64 start, size, bad = e->violations;
+	int k = 0;
 
-	pasr_sim_lose_range(e, d, bit, start, size);
-	for (i = 0; i < e->sim->nilvs; i++) {
-		const struct pasr_sim_ilv *l = &e->sim->ilvs[i];
-		u64 lo, hi;
-
-		lo = max(start, l->a);
-		hi = min(end, l->a + l->size);
-		if (lo < hi)
-			pasr_sim_lose_range(e, d, bit, l->b + (lo - l->a), hi - lo);
-		lo = max(start, l->b);
-		hi = min(end, l->b + l->size);
-		if (lo < hi)
-			pasr_sim_lose_range(e, d, bit, l->a + (lo - l->b), hi - lo);
-	}
+	while (pasr_sim_section_range(d, bit, &k, &start, &size))
+		pasr_sim_lose_range(e, d, bit, start, size);
 	if (e->violations != bad)
 		e->bad_sections++;
 }
@@ -1063,8 +1068,45 @@ static int pasr_sim_resume_noirq(struct device *dev)
 	return 0;
 }
 
+/*
+ * Hibernation: this kernel's memory, the mode registers' shadow with it,
+ * comes back from the image, while the DRAM kept whatever the kernel that
+ * loaded the image wrote last. With "memory-region", the registers are in
+ * memory that no image holds: take the values from there, as a driver of
+ * real hardware would find them.
+ */
+static int pasr_sim_restore_noirq(struct device *dev)
+{
+	struct pasr_sim *sim = dev_get_drvdata(dev);
+	unsigned long flags;
+	int i;
+
+	if (sim->regs) {
+		raw_spin_lock_irqsave(&sim->lock, flags);
+		for (i = 0; i < sim->ndies; i++) {
+			struct pasr_sim_die *d = &sim->dies[i];
+
+			if (d->index >= PASR_SIM_REGS_DIES)
+				continue;
+			d->prev_mr = d->mr;
+			d->mr = READ_ONCE(sim->regs->mr[d->index]);
+			d->pending = false;
+		}
+		raw_spin_unlock_irqrestore(&sim->lock, flags);
+		for (i = 0; i < sim->ndies; i++)
+			pr_info("die %d MR value %#llx (after restore)\n",
+				sim->dies[i].index, sim->dies[i].mr);
+	}
+	return pasr_sim_resume_noirq(dev);
+}
+
 static const struct dev_pm_ops pasr_sim_pm_ops = {
-	NOIRQ_SYSTEM_SLEEP_PM_OPS(pasr_sim_suspend_noirq, pasr_sim_resume_noirq)
+	.suspend_noirq = pasr_sim_suspend_noirq,
+	.resume_noirq = pasr_sim_resume_noirq,
+	.freeze_noirq = pasr_sim_suspend_noirq,
+	.thaw_noirq = pasr_sim_resume_noirq,
+	.poweroff_noirq = pasr_sim_suspend_noirq,
+	.restore_noirq = pasr_sim_restore_noirq,
 };
 
 /* ---- debugfs: /sys/kernel/debug/pasr-sim/ --------------------------------- */

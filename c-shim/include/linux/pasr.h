@@ -265,7 +265,7 @@ u32 pasr_rs_faults(void);
  * same mask as the core's (1..16, see rust/mm/pasr/map.rs): each switches a
  * fix off, so that a test can show it fails without it.
  */
-#define PASR_FAULT_VERIFY_NO_GOV	32	/* verifier races the governor */
+#define PASR_FAULT_VERIFY_NO_GOV	32	/* verifier ignores the governor's pages */
 #define PASR_FAULT_OFFLINE_BLOCKS	64	/* offline = whole memory blocks */
 #define PASR_FAULT_REPORT_NOW		128	/* print at once, maybe under zone->lock */
 #define PASR_FAULT_GOV_KEEP		256	/* governor keeps memory going offline */
