@@ -1,11 +1,20 @@
 #!/bin/sh
-# Guest environment sanity: the memory the kernel reports matches what QEMU
-# was given (pasr_test.mem=<MiB>, pasr_test.smp=N, added by qemu/boot.sh, or
-# a smaller mem=<N>M|G),
-# and debugfs and
-# tracefs (with trace events) are mounted.
+# Guest environment preconditions: the memory the kernel reports matches
+# what QEMU was given (pasr_test.mem=<MiB>, pasr_test.smp=N, added by
+# qemu/boot.sh, or a smaller mem=<N>M|G), and debugfs and tracefs (with trace
+# events) are mounted. They hold in every boot: a failure is a FAIL result,
+# and fails the boot; success prints an uncounted 'PASR-ENV:' line.
 
 . "$(dirname "$0")/lib/pasr.sh"
+
+# env NAME OK DETAILS: a precondition held (OK 1), or a FAIL result
+env() {
+	if [ "$2" = 1 ]; then
+		echo "PASR-ENV: $1 ok${3:+ $3}"
+	else
+		result "$1" FAIL "$3"
+	fi
+}
 
 if mem_mib="$(arg pasr_test.mem)"; then
 	# mem= caps what the kernel uses below what QEMU has (memory hotplug test)
@@ -26,33 +35,33 @@ if mem_mib="$(arg pasr_test.mem)"; then
 		note=" (KASAN kernel: 1/8 is shadow, ${base}MiB left)"
 	fi
 	if [ "$total_mib" -le "$mem_mib" ] && [ $((total_mib * 100)) -ge $((base * 80)) ]; then
-		echo "SELFTEST: memtotal PASS (MemTotal ${total_mib}MiB of ${mem_mib}MiB)$note"
+		env memtotal 1 "(MemTotal ${total_mib}MiB of ${mem_mib}MiB)$note"
 	else
-		echo "SELFTEST: memtotal FAIL (MemTotal ${total_mib}MiB, QEMU has ${mem_mib}MiB)$note"
+		env memtotal 0 "(MemTotal ${total_mib}MiB, QEMU has ${mem_mib}MiB)$note"
 	fi
 else
-	echo "SELFTEST: memtotal SKIP (no pasr_test.mem= on the command line)"
+	env memtotal 0 "(no pasr_test.mem= on the command line: qemu/boot.sh always adds it)"
 fi
 
 if grep -q ' /sys/kernel/debug debugfs ' /proc/mounts; then
-	echo "SELFTEST: debugfs PASS"
+	env debugfs 1 ""
 else
-	echo "SELFTEST: debugfs FAIL (not mounted)"
+	env debugfs 0 "(not mounted)"
 fi
 
 if [ -d /sys/kernel/tracing/events ] && [ -n "$(ls /sys/kernel/tracing/events)" ]; then
-	echo "SELFTEST: tracefs PASS ($(ls /sys/kernel/tracing/events | wc -l) event groups)"
+	env tracefs 1 "($(ls /sys/kernel/tracing/events | wc -l) event groups)"
 else
-	echo "SELFTEST: tracefs FAIL (no /sys/kernel/tracing/events)"
+	env tracefs 0 "(no /sys/kernel/tracing/events)"
 fi
 
 n=$(grep -c ^processor /proc/cpuinfo)
 if smp="$(arg pasr_test.smp)"; then
 	if [ "$n" -eq "$smp" ]; then
-		echo "SELFTEST: cpus PASS ($n online)"
+		env cpus 1 "($n online)"
 	else
-		echo "SELFTEST: cpus FAIL ($n online, QEMU has $smp)"
+		env cpus 0 "($n online, QEMU has $smp)"
 	fi
 else
-	echo "SELFTEST: cpus SKIP (no pasr_test.smp= on the command line)"
+	env cpus 0 "(no pasr_test.smp= on the command line: qemu/boot.sh always adds it)"
 fi

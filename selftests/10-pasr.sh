@@ -21,7 +21,7 @@ expect="$(arg pasr_test.expect)" || { [ $layout_given = 1 ] && expect=on || expe
 test_highmem() {
 	hs=$(awk '/zone +HighMem/ { h = 1 } h && /start_pfn/ { print $2; exit }' /proc/zoneinfo)
 	if [ -z "$hs" ]; then
-		result pasr-highmem SKIP "(no HighMem zone: $(uname -m))"
+		not_run pasr-highmem "(no HighMem zone: $(uname -m))"
 		return
 	fi
 	hb=$((hs * 4096))
@@ -116,7 +116,7 @@ read_step() { dd if=/dev/vda of=/dev/null bs=1M count=16 skip=$(($1 * 16)) 2>/de
 test_pagecache() {
 	dev=/dev/vda
 	if [ ! -b $dev ]; then
-		result pasr-pagecache SKIP "(no $dev: qemu/boot.sh attaches a scratch disk to every boot)"
+		result pasr-pagecache FAIL "(no $dev: qemu/boot.sh attaches a scratch disk to every boot)"
 		return
 	fi
 	drop_caches
@@ -143,7 +143,7 @@ test_pagecache() {
 test_smp() {
 	ncpu=$(grep -c ^processor /proc/cpuinfo)
 	if [ "$ncpu" -lt 2 ]; then
-		result pasr-smp SKIP "(1 CPU)"
+		not_run pasr-smp "(1 CPU)"
 		return
 	fi
 	mkdir -p /mnt/smp && mount -t tmpfs -o size=90% tmpfs /mnt/smp
@@ -202,7 +202,7 @@ test_trace() {
 test_state
 if [ "$(cat $SYS/enabled 2>/dev/null)" != 1 ]; then
 	for t in verify highmem alloc pagecache smp trace verify-end; do
-		result pasr-$t SKIP "(PASR not enabled)"
+		not_run pasr-$t "(PASR not enabled)"
 	done
 	exit 0
 fi
@@ -210,7 +210,7 @@ test_verify pasr-verify
 test_highmem
 if [ "$(arg pasr_test.workloads)" = 0 ]; then
 	for t in alloc pagecache smp trace verify-end; do
-		result pasr-$t SKIP "(pasr_test.workloads=0)"
+		not_run pasr-$t "(pasr_test.workloads=0)"
 	done
 	exit 0
 fi

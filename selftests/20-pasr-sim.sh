@@ -48,7 +48,7 @@ if [ ! -d $SIM ]; then
 		result pasr-sim-probe FAIL "(PASR is on and the DT has a linux,lpddr-pasr-sim node, but no $SIM)"
 	else
 		for t in $names; do
-			result pasr-sim-$t SKIP "(no simulated PASR controller)"
+			not_run pasr-sim-$t "(no simulated PASR controller)"
 		done
 	fi
 	exit 0
@@ -57,7 +57,7 @@ fi
 # --- kunit: the pasr_sim suite, when the scenario ran KUnit at boot ----------
 test_kunit() {
 	if [ "$(arg kunit.enable)" != 1 ]; then
-		result pasr-sim-kunit SKIP "(KUnit not run at boot: kunit.enable=1 kunit.filter_glob=pasr_sim)"
+		not_run pasr-sim-kunit "(KUnit not run at boot: kunit.enable=1 kunit.filter_glob=pasr_sim)"
 		return
 	fi
 	l="$(dmesg | grep -o '# pasr_sim: pass:.*' | tail -n1)"
@@ -166,7 +166,7 @@ test_parc() {
 # --- suspend: one suspend-to-idle cycle is a self-refresh entry -------------
 test_suspend() {
 	if [ "$(arg pasr_sim_test.suspend)" = 0 ]; then
-		result pasr-sim-suspend SKIP "(pasr_sim_test.suspend=0)"
+		not_run pasr-sim-suspend "(pasr_sim_test.suspend=0)"
 		return
 	fi
 	if ! grep -qw freeze /sys/power/state 2>/dev/null || [ ! -w $RTC ]; then

@@ -29,7 +29,7 @@ for o in init_on_free page_poison; do
 	[ "$(arg $o)" = 1 ] && conflict=$o
 done
 if [ ! -d $SIM ] && [ -z "$conflict" ]; then
-	result pasr-fresh-anon SKIP "(no simulated controller: no section loses its contents)"
+	not_run pasr-fresh-anon "(no simulated controller: no section loses its contents)"
 	exit 0
 fi
 en=$(cat $SYS/enabled 2>/dev/null || echo 0)

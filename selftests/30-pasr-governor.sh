@@ -19,7 +19,7 @@
 . "$(dirname "$0")/lib/pasr.sh"
 
 if [ "$(arg pasr_test.governor)" != 1 ]; then
-	result pasr-governor SKIP "(no pasr_test.governor=1)"
+	not_run pasr-governor "(no pasr_test.governor=1)"
 	exit 0
 fi
 if [ ! -d $GOV ] || [ "$(cat $SYS/enabled)" != 1 ]; then
@@ -95,7 +95,7 @@ fi
 # file. Needs the simulated controller (DT_LAYOUT in the scenario).
 ENTRIES=6
 if [ ! -w $SIM/self_refresh ]; then
-	result pasr-governor-retention SKIP "(no simulated PASR controller: $SIM)"
+	not_run pasr-governor-retention "(no simulated PASR controller: $SIM)"
 else
 	e0=$(sr entries) v0=$(sr violations) g0=$(sr reserved_pages_lost)
 	p0=$(sr poisoned_pages)

@@ -18,7 +18,7 @@ SECS=20
 
 . "$(dirname "$0")/lib/pasr.sh"
 
-[ "$(arg pasr_test.governor)" = 1 ] || { result $T SKIP "(no pasr_test.governor=1)"; exit 0; }
+[ "$(arg pasr_test.governor)" = 1 ] || { not_run $T "(no pasr_test.governor=1)"; exit 0; }
 if [ ! -d $GOV ] || [ ! -r $DBG/verify ] || [ "$(cat $SYS/enabled)" != 1 ]; then
 	result $T FAIL "(no $GOV or $DBG/verify, or PASR off)"
 	exit 0

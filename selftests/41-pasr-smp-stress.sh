@@ -19,7 +19,7 @@ T=pasr-smp-stress
 
 . "$(dirname "$0")/lib/pasr.sh"
 
-secs="$(arg pasr_test.stress)" || { result $T SKIP "(pasr_test.stress=SECONDS not given)"; exit 0; }
+secs="$(arg pasr_test.stress)" || { not_run $T "(pasr_test.stress=SECONDS not given)"; exit 0; }
 if [ "$(cat /sys/kernel/mm/pasr/enabled 2>/dev/null)" != 1 ]; then
 	result $T FAIL "(PASR is not enabled)"
 	exit 0

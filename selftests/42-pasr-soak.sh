@@ -19,7 +19,7 @@ S=/tmp/soak
 
 . "$(dirname "$0")/lib/pasr.sh"
 
-rounds="$(arg pasr_test.soak)" || { result $T SKIP "(pasr_test.soak=ROUNDS not given)"; exit 0; }
+rounds="$(arg pasr_test.soak)" || { not_run $T "(pasr_test.soak=ROUNDS not given)"; exit 0; }
 if [ ! -w $SIM/self_refresh ]; then
 	result $T FAIL "(no $SIM/self_refresh: simulated controller not bound)"
 	exit 0

@@ -27,7 +27,7 @@ T=pasr-memhotplug
 
 . "$(dirname "$0")/lib/pasr.sh"
 
-cycles="$(arg pasr_test.memhotplug)" || { result $T SKIP "(pasr_test.memhotplug=CYCLES not given)"; exit 0; }
+cycles="$(arg pasr_test.memhotplug)" || { not_run $T "(pasr_test.memhotplug=CYCLES not given)"; exit 0; }
 spec="$(arg pasr_test.hot_add)" || { result $T FAIL "(pasr_test.hot_add=SIZE@START not given)"; exit 0; }
 if [ "$(cat /sys/kernel/mm/pasr/enabled 2>/dev/null)" != 1 ]; then
 	result $T FAIL "(PASR is not enabled)"

@@ -17,7 +17,7 @@ T=pasr-memhotplug-many
 
 . "$(dirname "$0")/lib/pasr.sh"
 
-[ "$(arg pasr_test.hotplug_many)" = 1 ] || { result $T SKIP "(pasr_test.hotplug_many=1 not given)"; exit 0; }
+[ "$(arg pasr_test.hotplug_many)" = 1 ] || { not_run $T "(pasr_test.hotplug_many=1 not given)"; exit 0; }
 if [ "$(cat $SYS/enabled 2>/dev/null)" != 1 ] || [ ! -w $DBG/hot_add ]; then
 	result $T FAIL "(PASR off, or no $DBG/hot_add)"
 	exit 0

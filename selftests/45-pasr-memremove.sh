@@ -23,7 +23,7 @@ T=pasr-memremove
 
 . "$(dirname "$0")/lib/pasr.sh"
 
-spec="$(arg pasr_test.memremove)" || { result $T SKIP "(pasr_test.memremove=SIZE@START not given)"; exit 0; }
+spec="$(arg pasr_test.memremove)" || { not_run $T "(pasr_test.memremove=SIZE@START not given)"; exit 0; }
 if [ "$(cat $SYS/enabled 2>/dev/null)" != 1 ] || [ ! -d $SIM ] ||
 	[ ! -w $DBG/hot_remove ]; then
 	result $T FAIL "(PASR off, no simulated controller, or no $DBG/hot_remove)"

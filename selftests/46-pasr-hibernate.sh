@@ -25,7 +25,7 @@ T=pasr-hibernate
 
 . "$(dirname "$0")/lib/pasr.sh"
 
-[ "$(arg pasr_test.hibernate)" = 1 ] || { result $T SKIP "(no pasr_test.hibernate=1)"; exit 0; }
+[ "$(arg pasr_test.hibernate)" = 1 ] || { not_run $T "(no pasr_test.hibernate=1)"; exit 0; }
 if [ "$(arg pasr_test.resume)" = 1 ]; then
 	result $T FAIL "(the second boot restored no image: see 'PASR-INIT:' and 'PM:' above)"
 	exit 0
@@ -39,8 +39,10 @@ if [ ! -d $SIM ] || [ "$(cat $SYS/enabled)" != 1 ]; then
 	exit 0
 fi
 dev="$(swap_disk)" || { result $T FAIL "(no 1 GiB swap disk)"; exit 0; }
-mkswap /dev/$dev >/dev/null && swapon /dev/$dev ||
-	{ result $T FAIL "(mkswap or swapon /dev/$dev failed)"; exit 0; }
+if ! mkswap "/dev/$dev" >/dev/null || ! swapon "/dev/$dev"; then
+	result $T FAIL "(mkswap or swapon /dev/$dev failed)"
+	exit 0
+fi
 
 mkdir -p /mnt/hib && mount -t tmpfs -o size=60% tmpfs /mnt/hib
 fill_until_unmasked /mnt/hib "$(($(mem_free_mib) * 30 / 100))"

@@ -15,7 +15,7 @@ rm -f "$RESULTS"/arm-*.txt
 t0=$(date +%s)
 
 STAGE_PREFIX="arm: "
-SUITES="arm-build:build arm-scenario:scenarios arm-selftest:scenarios arm-kunit:scenarios"
+SUITES="arm-build:build arm-scenario:scenarios arm-selftest:scenarios arm-kunit:scenarios arm-manifest:manifest"
 
 build_stage arm tree make -s -C "$REPO" tree || { sub_summary arm "$t0"; exit 1; }
 build_ok=1

@@ -26,7 +26,7 @@ t0=$(date +%s)
 
 STAGE_PREFIX="debug: "
 # the suites make check-debug promises, each with the stage that records it
-SUITES="debug-build:build debug-splat:splat-check debug-scenario:scenarios debug-selftest:scenarios debug-kunit:scenarios"
+SUITES="debug-build:build debug-splat:splat-check debug-scenario:scenarios debug-selftest:scenarios debug-kunit:scenarios debug-manifest:manifest"
 
 build_stage debug tree make -s -C "$REPO" tree || { sub_summary debug "$t0"; exit 1; }
 build_ok=1

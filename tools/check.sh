@@ -19,9 +19,11 @@ rm -f "$RESULTS"/kunit.json
 t0=$(date +%s)
 
 # the suites make check promises, each with the stage that records it
-SUITES="build:build host:host-test series:series lint:lint kunit:kunit scenario:scenarios selftest:scenarios"
+SUITES="build:build host:host-test series:series lint:lint kunit:kunit scenario:scenarios selftest:scenarios manifest:manifest"
 
 summary() {
+	# every result the run promises, as qemu/manifest/check.txt declares it
+	run_stage manifest "$REPO/tools/manifest.sh" check check || true
 	require_results
 	log ""
 	log "=== summary ($(( $(date +%s) - t0 ))s) ==="

@@ -143,6 +143,7 @@ boot_stage() {
 
 # sub_summary PFX T0: the closing tally of the PFX suites (summary.sh --PFX)
 sub_summary() {
+	run_stage manifest "$REPO/tools/manifest.sh" check "$1" || true
 	require_results
 	log ""
 	log "=== $1 summary ($(( $(date +%s) - $2 ))s) ==="

@@ -16,8 +16,14 @@ arg() { # the last NAME=VALUE wins, as for kernel parameters
 	return $_found
 }
 
-# result NAME PASS|FAIL|SKIP DETAILS: one machine-readable result line
+# result NAME PASS|FAIL|SKIP DETAILS: one machine-readable result line. A
+# SKIP is a check this boot asked for that could not run.
 result() { echo "SELFTEST: $1 $2 $3"; }
+
+# not_run NAME REASON: a check this boot did not ask for (an opt-in test not
+# selected, or one the scenario's configuration rules out: PASR off, no
+# simulated controller, one CPU). The line is not counted.
+not_run() { echo "SELFTEST-OFF: $1 $2"; }
 
 mib() { echo $(($1 / 1048576)); }
 
