@@ -27,6 +27,7 @@
 #include <linux/mutex.h>
 #include <linux/notifier.h>
 #include <linux/of.h>
+#include <linux/of_address.h>
 #include <linux/page_reporting.h>
 #include <linux/panic_notifier.h>
 #include <linux/percpu.h>
@@ -675,6 +676,8 @@ static void __init pasr_start(void)
  * hooks seed the counters from the free lists, page reporting reports what
  * is free a few seconds later.
  */
+static void __init pasr_verify_layout_init(void);
+
 static int __init pasr_init(void)
 {
 	const char *why;
@@ -692,6 +695,7 @@ static int __init pasr_init(void)
 		ret = pasr_init_dt();
 	if (ret)
 		return 0;
+	pasr_verify_layout_init();
 	why = pasr_conflict();
 	if (why && pasr_test_unsafe_init) {
 		pr_err("%s is on, but pasr_test.unsafe_init=1: masking anyway; free pages will not hold what %s expects (test only)\n",
@@ -832,6 +836,251 @@ void pasr_shim_trace_section(unsigned int section, bool free, bool masked)
  * context.
  */
 static DEFINE_XARRAY(pasr_offline);
+
+/*
+ * --- the verifier's own layout ---
+ *
+ * The verifier judges the core, so it does not ask the core where a section
+ * lies, which sections pair up, or which masks a die may take: it reads the
+ * layout's source itself (the ddr_die= and interleaved= parameters, or the
+ * DT's die@ nodes), cuts each die into equal sections by arithmetic, and
+ * finds a section by walking its own table.
+ */
+struct pasr_vsect {
+	u64 start, size;
+	int die, bit, pair;
+};
+
+struct pasr_vdie {
+	u64 base, size;
+	u32 sections;
+	enum pasr_mode mode;
+};
+
+static struct pasr_vdie pasr_vdies[PASR_MAX_ARGS] __ro_after_init;
+static struct pasr_vsect pasr_vsects[PASR_MAX_SECTIONS] __ro_after_init;
+static int pasr_nvdies __ro_after_init, pasr_nvsects __ro_after_init;
+/* the layout the verifier read is not one it can judge by */
+static const char *pasr_vlayout_bad __ro_after_init;
+
+static const char *const pasr_vmode_names[] = {
+	[PASR_MODE_BANK] = "bank", [PASR_MODE_SEGMENT] = "segment",
+	[PASR_MODE_SINGLE] = "single", [PASR_MODE_DOUBLE] = "double",
+};
+
+/* The verifier's section holding @pa, or -1. */
+static int pasr_vlookup(u64 pa)
+{
+	int i;
+
+	for (i = 0; i < pasr_nvsects; i++)
+		if (pa >= pasr_vsects[i].start &&
+		    pa - pasr_vsects[i].start < pasr_vsects[i].size)
+			return i;
+	return -1;
+}
+
+static void __init pasr_vadd_die(u64 base, u64 size, u32 sections,
+				 enum pasr_mode mode)
+{
+	struct pasr_vdie *d;
+	u32 k;
+
+	if (pasr_nvdies == PASR_MAX_ARGS || !sections || sections > 64 ||
+	    pasr_nvsects + sections > PASR_MAX_SECTIONS) {
+		pasr_vlayout_bad = "too many dies or sections";
+		return;
+	}
+	d = &pasr_vdies[pasr_nvdies];
+	*d = (struct pasr_vdie){ base, size, sections, mode };
+	for (k = 0; k < sections; k++)
+		pasr_vsects[pasr_nvsects++] = (struct pasr_vsect){
+			.start = base + k * div_u64(size, sections),
+			.size = div_u64(size, sections),
+			.die = pasr_nvdies, .bit = k, .pair = -1,
+		};
+	pasr_nvdies++;
+}
+
+/* Interleaved [@a, @a + @size) and [@b, @b + @size): same offsets pair up. */
+static void __init pasr_vadd_ilv(u64 a, u64 b, u64 size)
+{
+	u64 off = 0;
+	int sa, sb;
+
+	while (off < size) {
+		sa = pasr_vlookup(a + off);
+		sb = pasr_vlookup(b + off);
+		if (sa < 0 || sb < 0) {
+			pasr_vlayout_bad = "an interleaved range outside the dies";
+			return;
+		}
+		pasr_vsects[sa].pair = sb;
+		pasr_vsects[sb].pair = sa;
+		off += pasr_vsects[sa].size;
+	}
+}
+
+/* "SIZE@BASE[,sections=N][,mode=MODE]" */
+static void __init pasr_vparse_die(const char *arg)
+{
+	u32 sections = 8;
+	int mode = PASR_MODE_BANK;
+	char *p = (char *)arg, *opt;
+	u64 size, base;
+
+	size = memparse(p, &p);
+	if (*p++ != '@')
+		goto bad;
+	base = memparse(p, &p);
+	while (*p == ',') {
+		opt = p + 1;
+		p = strchrnul(opt, ',');
+		if (str_has_prefix(opt, "sections=")) {
+			char num[12];
+
+			if (p - opt - 9 >= sizeof(num))
+				goto bad;
+			strscpy(num, opt + 9, p - opt - 9 + 1);
+			if (kstrtou32(num, 0, &sections))
+				goto bad;
+		} else if (str_has_prefix(opt, "mode=")) {
+			for (mode = 0; mode < ARRAY_SIZE(pasr_vmode_names); mode++)
+				if (p - opt - 5 == strlen(pasr_vmode_names[mode]) &&
+				    !strncmp(opt + 5, pasr_vmode_names[mode], p - opt - 5))
+					break;
+			if (mode == ARRAY_SIZE(pasr_vmode_names))
+				goto bad;
+		} else {
+			goto bad;
+		}
+	}
+	if (*p)
+		goto bad;
+	pasr_vadd_die(base, size, sections, mode);
+	return;
+bad:
+	pasr_vlayout_bad = "a ddr_die= it cannot read";
+}
+
+/* "SIZE@A:B" */
+static void __init pasr_vparse_ilv(const char *arg)
+{
+	char *p = (char *)arg;
+	u64 size, a, b;
+
+	size = memparse(p, &p);
+	if (*p++ != '@')
+		goto bad;
+	a = memparse(p, &p);
+	if (*p++ != ':')
+		goto bad;
+	b = memparse(p, &p);
+	if (*p)
+		goto bad;
+	pasr_vadd_ilv(a, b, size);
+	return;
+bad:
+	pasr_vlayout_bad = "an interleaved= it cannot read";
+}
+
+#ifdef CONFIG_OF
+static void __init pasr_vread_dt(void)
+{
+	struct device_node *np, *dn;
+	const __be32 *p;
+	int ac, sc, len, i;
+
+	np = of_find_compatible_node(NULL, NULL, "linux,pasr-ddr-layout");
+	if (!np)
+		return;
+	for_each_available_child_of_node(np, dn) {
+		const char *mode = "bank";
+		u32 sections = 8;
+		u64 base, size;
+		int m;
+
+		if (!of_node_name_eq(dn, "die"))
+			continue;
+		of_property_read_u32(dn, "linux,pasr-sections", &sections);
+		of_property_read_string(dn, "linux,pasr-mode", &mode);
+		m = match_string(pasr_vmode_names, ARRAY_SIZE(pasr_vmode_names), mode);
+		if (of_property_read_reg(dn, 0, &base, &size) || m < 0) {
+			pasr_vlayout_bad = "a die@ node it cannot read";
+			continue;
+		}
+		pasr_vadd_die(base, size, sections, m);
+	}
+	/* pairs, once every die is known */
+	for_each_available_child_of_node(np, dn) {
+		ac = of_n_addr_cells(dn);
+		sc = of_n_size_cells(dn);
+		p = of_get_property(dn, "linux,pasr-interleave", &len);
+		if (!p || !of_node_name_eq(dn, "die"))
+			continue;
+		len /= sizeof(*p);
+		for (i = 0; i + 2 * ac + sc <= len; i += 2 * ac + sc)
+			pasr_vadd_ilv(of_read_number(p + i, ac),
+				      of_read_number(p + i + ac, ac),
+				      of_read_number(p + i + 2 * ac, sc));
+	}
+	of_node_put(np);
+}
+#else
+static void __init pasr_vread_dt(void)
+{
+}
+#endif
+
+/* The core took the layout: read it again, for the verifier. */
+static void __init pasr_verify_layout_init(void)
+{
+	unsigned int i;
+
+	if (pasr_ndies || pasr_nilvs) {
+		for (i = 0; i < min(pasr_ndies, PASR_MAX_ARGS); i++)
+			pasr_vparse_die(pasr_die_args[i]);
+		for (i = 0; i < min(pasr_nilvs, PASR_MAX_ARGS); i++)
+			pasr_vparse_ilv(pasr_ilv_args[i]);
+	} else {
+		pasr_vread_dt();
+	}
+	if (pasr_vlayout_bad)
+		pr_warn("verify: the layout has %s: no verifier\n", pasr_vlayout_bad);
+}
+
+/*
+ * The most sections of a @mode die of @n sections that may go unrefreshed
+ * when @maskable may: any of them on a bank or segment die; on a single- or
+ * double-ended die, the top 7/8, 3/4 or 1/2 (double-ended: or the bottom),
+ * the largest first and the top before the bottom, as Documentation/mm/pasr.rst
+ * says.
+ */
+static u64 pasr_vlegal(enum pasr_mode mode, u32 n, u64 maskable)
+{
+	u64 all = n >= 64 ? U64_MAX : BIT_ULL(n) - 1;
+	static const u32 eighths[] = { 7, 6, 4 };
+	int j;
+
+	maskable &= all;
+	if (mode == PASR_MODE_BANK || mode == PASR_MODE_SEGMENT)
+		return maskable;
+	for (j = 0; j < ARRAY_SIZE(eighths); j++) {
+		u32 masked = n * eighths[j];
+		u64 bottom, top;
+
+		if (masked % 8)
+			continue;
+		masked /= 8;
+		bottom = masked >= 64 ? U64_MAX : BIT_ULL(masked) - 1;
+		top = all & ~(all >> masked);
+		if ((maskable & top) == top)
+			return top;
+		if (mode == PASR_MODE_DOUBLE && (maskable & bottom) == bottom)
+			return bottom;
+	}
+	return 0;
+}
 
 #ifdef CONFIG_MEMORY_HOTPLUG
 /* test-only: whether a table of 64 ranges, as PASR once had, would be full */
@@ -981,7 +1230,6 @@ static int pasr_verify_offline_block(struct memory_block *mem, void *arg)
 	u64 *offline = arg;
 	unsigned long pfn = section_nr_to_pfn(mem->start_section_nr);
 	u64 pa, end = PFN_PHYS(pfn) + memory_block_size_bytes();
-	struct pasr_section_info si;
 	u64 next;
 	int s;
 
@@ -989,15 +1237,14 @@ static int pasr_verify_offline_block(struct memory_block *mem, void *arg)
 		return 0;
 	pa = PFN_PHYS(pfn + (mem->altmap ? mem->altmap->free : 0));
 	for (; pa < end; pa = next) {
-		s = pasr_rs_lookup(pa);
-		if (s < 0 || !pasr_rs_section_info(s, &si)) {
+		s = pasr_vlookup(pa);
+		if (s < 0) {
 			/* outside the map: on to the next block */
 			next = min(end, ALIGN(pa + 1, PAGE_SIZE << MAX_PAGE_ORDER));
 			continue;
 		}
-		next = min(end, si.start + si.size);
-		if (s < PASR_MAX_SECTIONS)
-			offline[s] += next - pa;
+		next = min(end, pasr_vsects[s].start + pasr_vsects[s].size);
+		offline[s] += next - pa;
 	}
 	return 0;
 }
@@ -1019,6 +1266,10 @@ static void pasr_verify_offline(u64 *offline)
 static DEFINE_MUTEX(pasr_verify_mutex);
 static u64 pasr_actual[PASR_MAX_SECTIONS];
 static u64 pasr_offline_bytes[PASR_MAX_SECTIONS];
+/* the core's record of each of our sections: its index, count and mask */
+static int pasr_core_sect[PASR_MAX_SECTIONS];
+static u64 pasr_counted[PASR_MAX_SECTIONS];
+static bool pasr_masked[PASR_MAX_SECTIONS];
 static struct pasr_mismatch pasr_findings[PASR_MAX_REPORT];
 
 struct pasr_verify_result {
@@ -1039,8 +1290,8 @@ static void pasr_verify_block(struct page *page, struct list_head *list,
 	/* reporting backend: only reported blocks count */
 	if (res->reporting && !PageReported(page))
 		return;
-	i = pasr_rs_lookup(PFN_PHYS(page_to_pfn(page)));
-	if (i >= 0 && i < res->sections)
+	i = pasr_vlookup(PFN_PHYS(page_to_pfn(page)));
+	if (i >= 0)
 		pasr_actual[i] += PAGE_SIZE << MAX_PAGE_ORDER;
 }
 
@@ -1067,7 +1318,7 @@ static unsigned long pasr_verify_next_online(unsigned long pfn)
 }
 
 /* The bytes of section @si's online pages the governor holds. */
-static u64 pasr_verify_gov_bytes(const struct pasr_section_info *si)
+static u64 pasr_verify_gov_bytes(const struct pasr_vsect *si)
 {
 	unsigned long pfn = PHYS_PFN(si->start), end = PHYS_PFN(si->start + si->size);
 	struct page *page;
@@ -1102,34 +1353,93 @@ static u64 pasr_verify_gov_bytes(const struct pasr_section_info *si)
  * reporting backend) and the pages the governor holds, plus, at most, its
  * offline memory (pasr_offline_bytes, from the memory blocks): offline
  * memory that was never online is counted used, which is safe. The core's
- * count must lie in that interval, and its masks must follow from it.
+ * count must lie in that interval, and its masks must follow from it. The
+ * sections are the verifier's own, matched with the core's by address, and
+ * so are the masks that follow (pasr_vlegal()).
  */
 static int pasr_verify_stopped(void *data)
 {
 	struct pasr_verify_result *res = data;
 	struct pasr_section_info si;
 	struct pasr_stats st;
-	int i;
+	u64 maskable = 0;
+	int i, k, n = 0;
 
 	res->reporting = static_key_enabled(&pasr_reporting_key);
 	/* masks an irq_work has yet to raise: raise them, to compare exactly */
 	pasr_rs_raise_pending();
 	pasr_rs_stats(&st);
-	res->sections = min_t(int, st.sections, PASR_MAX_SECTIONS);
+	res->sections = pasr_nvsects;
 	memset(pasr_actual, 0, sizeof(pasr_actual));
 	pasr_walk_free_blocks(NULL, -1, pasr_verify_block, res);
-	for (i = 0; i < res->sections && pasr_rs_section_info(i, &si); i++) {
+	/* find each of our sections among the core's: by its addresses */
+	for (i = 0; i < pasr_nvsects; i++) {
+		const struct pasr_vsect *v = &pasr_vsects[i];
 		u64 lo = pasr_actual[i], hi;
 
+		pasr_core_sect[i] = -1;
+		for (k = 0; pasr_rs_section_info(k, &si); k++)
+			if (si.start == v->start && si.size == v->size)
+				pasr_core_sect[i] = k;
+		if (pasr_core_sect[i] < 0 ||
+		    !pasr_rs_section_info(pasr_core_sect[i], &si))
+			si = (struct pasr_section_info){ .free = U64_MAX };
+		pasr_counted[i] = si.free;
+		pasr_masked[i] = si.masked;
 		/* test-only fault: the governor's pages are not counted */
 		if (!pasr_fault(PASR_FAULT_VERIFY_NO_GOV))
-			lo += pasr_verify_gov_bytes(&si);
+			lo += pasr_verify_gov_bytes(v);
 		hi = lo + pasr_offline_bytes[i];
-
 		pasr_actual[i] = clamp(si.free, lo, hi);
 	}
-	res->mismatches = pasr_rs_verify(pasr_actual, res->sections,
-					 pasr_findings, PASR_MAX_REPORT);
+	/* the masks that follow from the truth, die by die */
+	for (i = 0; i < pasr_nvsects; i++) {
+		const struct pasr_vsect *v = &pasr_vsects[i];
+		const struct pasr_vdie *d = &pasr_vdies[v->die];
+		bool free = pasr_actual[i] == v->size &&
+			    (v->pair < 0 ||
+			     pasr_actual[v->pair] == pasr_vsects[v->pair].size);
+		bool want;
+
+		if (v->bit == 0)
+			maskable = 0;
+		if (free)
+			maskable |= BIT_ULL(v->bit);
+		if (v->bit != d->sections - 1)
+			continue;
+		/* the die's last section: judge the whole die */
+		maskable = st.state == 1 ? pasr_vlegal(d->mode, d->sections, maskable) : 0;
+		for (k = i - v->bit; k <= i; k++) {
+			want = maskable & BIT_ULL(pasr_vsects[k].bit);
+			if (pasr_counted[k] == pasr_actual[k] && pasr_masked[k] == want &&
+			    pasr_core_sect[k] >= 0)
+				continue;
+			if (n < PASR_MAX_REPORT)
+				pasr_findings[n] = (struct pasr_mismatch){
+					.section = pasr_core_sect[k] >= 0 ?
+						   pasr_core_sect[k] : k,
+					.counted = pasr_counted[k],
+					.actual = pasr_actual[k],
+					.masked = pasr_masked[k],
+					.expected_masked = want,
+				};
+			n++;
+		}
+	}
+	/* a section of the core's that is not one of ours */
+	for (k = 0; pasr_rs_section_info(k, &si); k++) {
+		for (i = 0; i < pasr_nvsects && pasr_core_sect[i] != k; i++)
+			;
+		if (i < pasr_nvsects)
+			continue;
+		if (n < PASR_MAX_REPORT)
+			pasr_findings[n] = (struct pasr_mismatch){
+				.section = k, .counted = si.free,
+				.actual = U64_MAX, .masked = si.masked,
+			};
+		n++;
+	}
+	res->mismatches = n;
 	return 0;
 }
 
@@ -1139,6 +1449,8 @@ static int pasr_verify(struct pasr_verify_result *res)
 	int ret;
 
 	memset(res, 0, sizeof(*res));
+	if (pasr_vlayout_bad || !pasr_nvsects)
+		return -ENODATA;
 	mutex_lock(&pasr_verify_mutex);
 	/*
 	 * Reporting backend: the blocks of a report are counted before they
