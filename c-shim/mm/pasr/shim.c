@@ -1372,14 +1372,15 @@ static int pasr_verify_stopped(void *data)
 	res->sections = pasr_nvsects;
 	memset(pasr_actual, 0, sizeof(pasr_actual));
 	pasr_walk_free_blocks(NULL, -1, pasr_verify_block, res);
-	/* find each of our sections among the core's: by its addresses */
+	/* each of our sections among the core's: the same addresses and bit */
 	for (i = 0; i < pasr_nvsects; i++) {
 		const struct pasr_vsect *v = &pasr_vsects[i];
 		u64 lo = pasr_actual[i], hi;
 
 		pasr_core_sect[i] = -1;
 		for (k = 0; pasr_rs_section_info(k, &si); k++)
-			if (si.start == v->start && si.size == v->size)
+			if (si.start == v->start && si.size == v->size &&
+			    si.bit == v->bit)
 				pasr_core_sect[i] = k;
 		if (pasr_core_sect[i] < 0 ||
 		    !pasr_rs_section_info(pasr_core_sect[i], &si))
