@@ -827,16 +827,6 @@ void pasr_shim_trace_section(unsigned int section, bool free, bool masked)
 	trace_pasr_section_state(section, free, masked);
 }
 
-/* --- memory hotplug: offline memory holds no data and counts as free --- */
-
-/*
- * The ranges PASR counted free as they went offline (start pfn -> number of
- * pages), written under the memory hotplug lock by the memory notifier and
- * the memory blocks' bus notifier. No limit: an xarray, filled in process
- * context.
- */
-static DEFINE_XARRAY(pasr_offline);
-
 /*
  * --- the verifier's own layout ---
  *
@@ -1082,7 +1072,17 @@ static u64 pasr_vlegal(enum pasr_mode mode, u32 n, u64 maskable)
 	return 0;
 }
 
+/* --- memory hotplug: offline memory holds no data and counts as free --- */
+
 #ifdef CONFIG_MEMORY_HOTPLUG
+/*
+ * The ranges PASR counted free as they went offline (start pfn -> number of
+ * pages), written under the memory hotplug lock by the memory notifier and
+ * the memory blocks' bus notifier. No limit: an xarray, filled in process
+ * context.
+ */
+static DEFINE_XARRAY(pasr_offline);
+
 /* test-only: whether a table of 64 ranges, as PASR once had, would be full */
 static bool pasr_offline_64_full(void)
 {
