@@ -11,20 +11,26 @@ use pasr_host::layout::*;
 fn sizes_take_memparse_syntax() {
     assert_eq!(parse_size(b"512M"), Ok((512 << 20, &b""[..])));
     assert_eq!(parse_size(b"0x40000000"), Ok((0x4000_0000, &b""[..])));
+    assert_eq!(parse_size(b"0x40000000@"), Ok((0x4000_0000, &b"@"[..])));
     assert_eq!(parse_size(b"1g@"), Ok((1 << 30, &b"@"[..])));
+    assert_eq!(parse_size(b"1g"), Ok((1 << 30, &b""[..])));
     assert_eq!(parse_size(b"010"), Ok((8, &b""[..])));
     assert_eq!(parse_size(b"0"), Ok((0, &b""[..])));
     assert_eq!(parse_size(b"4K"), Ok((4096, &b""[..])));
     assert_eq!(parse_size(b"2T"), Ok((2 << 40, &b""[..])));
+    assert_eq!(parse_size(b"3T"), Ok((3 << 40, &b""[..])));
     assert_eq!(parse_size(b"08"), Err(ErrorKind::BadNumber));
+    assert_eq!(parse_size(b"09"), Err(ErrorKind::BadNumber));
     assert_eq!(parse_size(b"0x"), Err(ErrorKind::BadNumber));
     assert_eq!(parse_size(b"M"), Err(ErrorKind::BadNumber));
+    assert_eq!(parse_size(b"G"), Err(ErrorKind::BadNumber));
     assert_eq!(parse_size(b""), Err(ErrorKind::BadNumber));
     assert_eq!(
         parse_size(b"18446744073709551616"),
         Err(ErrorKind::Overflow)
     );
     assert_eq!(parse_size(b"16E"), Err(ErrorKind::Overflow));
+    assert_eq!(parse_size(b"32E"), Err(ErrorKind::Overflow));
     assert_eq!(
         parse_size(b"0x1ffffffffffffffffff"),
         Err(ErrorKind::Overflow)
@@ -43,17 +49,29 @@ fn die_parameters() {
         (d.size, d.base, d.sections, d.mode),
         (1 << 30, 2 << 30, 4, Mode::DoubleEnded)
     );
+    let d = parse_die(b"1G@2G,sections=4,mode=single").unwrap();
+    assert_eq!(
+        (d.base, d.sections, d.mode),
+        (2 << 30, 4, Mode::SingleEnded)
+    );
     let d = parse_die(b"256M@0,mode=segment").unwrap();
     assert_eq!(d.mode, Mode::Segment);
+    // Options in any order.
+    let d = parse_die(b"256M@0,mode=segment,sections=2").unwrap();
+    assert_eq!((d.sections, d.mode), (2, Mode::Segment));
     assert_eq!(parse_die(b""), Err(ErrorKind::Empty));
     assert_eq!(parse_die(b"512M"), Err(ErrorKind::MissingAt));
     assert_eq!(parse_die(b"512M0x4"), Err(ErrorKind::MissingAt));
     assert_eq!(parse_die(b"512M@"), Err(ErrorKind::BadNumber));
     assert_eq!(parse_die(b"512M@0x4000zz"), Err(ErrorKind::TrailingGarbage));
+    assert_eq!(parse_die(b"512M@1Gxyz"), Err(ErrorKind::TrailingGarbage));
     assert_eq!(parse_die(b"512M@1G,"), Err(ErrorKind::UnknownOption));
     assert_eq!(parse_die(b"512M@1G,foo=1"), Err(ErrorKind::UnknownOption));
+    assert_eq!(parse_die(b"512M@1G,banks=8"), Err(ErrorKind::UnknownOption));
     assert_eq!(parse_die(b"512M@1G,mode=off"), Err(ErrorKind::BadMode));
+    assert_eq!(parse_die(b"512M@1G,mode=full"), Err(ErrorKind::BadMode));
     assert_eq!(parse_die(b"512M@1G,sections=x"), Err(ErrorKind::BadNumber));
+    assert_eq!(parse_die(b"512M@1G,sections=-1"), Err(ErrorKind::BadNumber));
     assert_eq!(
         parse_die(b"512M@1G,sections=99999999999"),
         Err(ErrorKind::BadSectionCount)
@@ -75,8 +93,13 @@ fn interleave_parameters() {
         Err(ErrorKind::TrailingGarbage)
     );
     assert_eq!(parse_interleave(b"256M:1G"), Err(ErrorKind::MissingAt));
+    assert_eq!(parse_interleave(b"256M-1G:2G"), Err(ErrorKind::MissingAt));
     assert_eq!(
         parse_interleave(b"256M@1G:2Gx"),
+        Err(ErrorKind::TrailingGarbage)
+    );
+    assert_eq!(
+        parse_interleave(b"256M@1G:2G!"),
         Err(ErrorKind::TrailingGarbage)
     );
     assert_eq!(parse_interleave(b"256M@1G:"), Err(ErrorKind::BadNumber));
@@ -147,6 +170,7 @@ fn every_validation_error() {
         die_err(1, Overlap)
     );
     assert_eq!(refused(&["512M@1G", "1G@1G"], &[]), die_err(1, Overlap));
+    assert_eq!(refused(&["1G@1G", "512M@1G"], &[]), die_err(1, Overlap));
     assert_eq!(
         refused(&["4G@0xffffffff00000000"], &[]),
         die_err(0, Overflow)
@@ -175,6 +199,14 @@ fn every_validation_error() {
     );
     assert_eq!(
         refused(&two, &["64M@0x60000000:0x80000000"]),
+        ilv_err(0, InterleaveOutside)
+    );
+    // A runs from its die into the hole after it.
+    assert_eq!(
+        refused(
+            &["512M@0x40000000", "512M@0x80000000"],
+            &["128M@0x5c000000:0x80000000"]
+        ),
         ilv_err(0, InterleaveOutside)
     );
     assert_eq!(
@@ -247,26 +279,41 @@ fn device_tree_properties() {
         (8 << 32, 1 << 32, 16, Mode::SingleEnded)
     );
     let reg = be(&[0, 0x4000_0000, 0, 0x2000_0000]);
+    // Too short, by bytes or by whole cells; too long; empty.
+    for (r, a, s) in [
+        (&reg[..15], 2, 2),
+        (&reg[..12], 2, 2),
+        (&reg[..], 1, 1),
+        (&reg[..], 2, 1),
+    ] {
+        assert_eq!(
+            parse_dt_die(r, a, s, None, None),
+            Err(ErrorKind::BadProperty)
+        );
+    }
     assert_eq!(
-        parse_dt_die(&reg[..15], 2, 2, None, None),
+        parse_dt_die(&[], 2, 2, None, None),
         Err(ErrorKind::BadProperty)
     );
-    assert_eq!(
-        parse_dt_die(&reg, 1, 1, None, None),
-        Err(ErrorKind::BadProperty)
-    );
-    assert_eq!(
-        parse_dt_die(&reg, 4, 0, None, None),
-        Err(ErrorKind::BadCells)
-    );
-    assert_eq!(
-        parse_dt_die(&reg, 2, 2, Some(&[1]), None),
-        Err(ErrorKind::BadProperty)
-    );
-    assert_eq!(
-        parse_dt_die(&reg, 2, 2, None, Some(b"\0")),
-        Err(ErrorKind::BadMode)
-    );
+    // Only one or two cells per number.
+    for (a, s) in [(4, 0), (3, 1), (2, 0)] {
+        assert_eq!(
+            parse_dt_die(&reg, a, s, None, None),
+            Err(ErrorKind::BadCells)
+        );
+    }
+    for sections in [&[1][..], &[0, 8]] {
+        assert_eq!(
+            parse_dt_die(&reg, 2, 2, Some(sections), None),
+            Err(ErrorKind::BadProperty)
+        );
+    }
+    for mode in [&b"\0"[..], b"fast\0"] {
+        assert_eq!(
+            parse_dt_die(&reg, 2, 2, None, Some(mode)),
+            Err(ErrorKind::BadMode)
+        );
+    }
     let mut l = Layout::new();
     let p = be(&[
         0,
@@ -291,5 +338,39 @@ fn device_tree_properties() {
     assert_eq!(
         parse_dt_interleaves(&p[..20], 2, 2, &mut l),
         Err(ErrorKind::BadProperty)
+    );
+}
+
+#[test]
+fn device_tree_properties_in_one_cell_parents() {
+    let be = |v: &[u32]| v.iter().flat_map(|c| c.to_be_bytes()).collect::<Vec<u8>>();
+    let d = parse_dt_die(
+        &be(&[0x8000_0000, 0x1000_0000]),
+        1,
+        1,
+        Some(&be(&[4])),
+        Some(b"double\0"),
+    )
+    .unwrap();
+    assert_eq!(
+        (d.base, d.size, d.sections, d.mode),
+        (0x8000_0000, 256 * MIB, 4, Mode::DoubleEnded)
+    );
+    let mut l = Layout::new();
+    let p = be(&[0x4000_0000, 0x6000_0000, 0x800_0000]);
+    parse_dt_interleaves(&p, 1, 1, &mut l).unwrap();
+    let i = l.interleaves()[0];
+    assert_eq!((i.a, i.b, i.size), (0x4000_0000, 0x6000_0000, 128 * MIB));
+    assert_eq!(
+        parse_dt_interleaves(&p[..8], 1, 1, &mut l),
+        Err(ErrorKind::BadProperty)
+    );
+    assert_eq!(
+        parse_dt_interleaves(&[], 1, 1, &mut l),
+        Err(ErrorKind::BadProperty)
+    );
+    assert_eq!(
+        parse_dt_interleaves(&p, 1, 3, &mut l),
+        Err(ErrorKind::BadCells)
     );
 }
