@@ -8,6 +8,11 @@
 #                             pasr/skip_gets) and expect the controller to
 #                             detect it on self-refresh entry
 #   pasr_sim_test.suspend=0   skip the suspend-to-idle cycle
+#   pasr_sim_test.late_alloc=1
+#                             only: a suspend during which a noirq callback
+#                             after the controller's allocates unseen by
+#                             PASR (debugfs pasr/late_alloc); the
+#                             self-refresh entry must find it
 #   pasr_sim.parc=1           the controller's PARC mode: masked sections
 #                             lose their contents while the system runs;
 #                             pasr-sim-parc checks that it did
@@ -193,6 +198,37 @@ test_suspend() {
 	fi
 }
 
+# --- late-entry: self-refresh is entered after every noirq callback ---------
+test_late_entry() {
+	if [ ! -w $DBG/late_alloc ] || ! grep -qw freeze /sys/power/state 2>/dev/null || [ ! -w $RTC ]; then
+		result pasr-sim-late-entry FAIL "(no $DBG/late_alloc, suspend-to-idle or RTC wake alarm)"
+		return
+	fi
+	m0=$(sim_total masked)
+	if [ "$m0" -le 0 ]; then
+		result pasr-sim-late-entry FAIL "(nothing masked before the suspend: nothing to find)"
+		return
+	fi
+	s0=$(sr suspend_entries)
+	v0=$(sr violations)
+	echo 1 >$DBG/late_alloc
+	echo 0 >$RTC
+	echo +3 >$RTC
+	if ! echo freeze >/sys/power/state; then
+		result pasr-sim-late-entry FAIL "(echo freeze >/sys/power/state failed)"
+		return
+	fi
+	n=$(cat $DBG/late_alloc)
+	s1=$(sr suspend_entries)
+	v=$(($(sr violations) - v0))
+	d="($m0 sections masked; a noirq callback after the controller's took $n max-order blocks, PASR's gets dropped; suspend entries $s0 -> $s1, $v violations)"
+	if [ "$n" -gt 0 ] && [ "$s1" = $((s0 + 1)) ] && [ "$v" -gt 0 ]; then
+		result pasr-sim-late-entry PASS "$d"
+	else
+		result pasr-sim-late-entry FAIL "$d"
+	fi
+}
+
 # --- fault-detect: dropped pasr_get() calls are caught on self-refresh -------
 test_fault_detect() {
 	if [ ! -w $DBG/skip_gets ]; then
@@ -225,6 +261,12 @@ if [ "$(arg pasr_sim.parc_unmask_delay_ms || echo 0)" != 0 ]; then
 	# reached the controller
 	wait_mask
 	test_retention
+	exit 0
+fi
+if [ "$(arg pasr_sim_test.late_alloc)" = 1 ]; then
+	# a fault that ends the boot's accounting: this test alone
+	wait_mask
+	test_late_entry
 	exit 0
 fi
 test_kunit

@@ -79,6 +79,8 @@
 #include <linux/spinlock.h>
 #include <linux/stop_machine.h>
 #include <linux/string.h>
+#include <linux/suspend.h>
+#include <linux/syscore_ops.h>
 #include <linux/timekeeping.h>
 #include <linux/uaccess.h>
 #include <linux/workqueue.h>
@@ -208,6 +210,9 @@ struct pasr_sim {
 	u64 sr_ms, saved_pj[PASR_SIM_TEMPS];
 	u64 suspend_start_ns;
 	bool in_suspend;
+	/* A system suspend's entry, armed by the noirq callback (see there). */
+	struct pasr_sim_entry *armed;
+	struct syscore syscore;
 	struct dentry *debugfs;
 	struct delayed_work log_work;
 	unsigned int log_polls;
@@ -993,6 +998,31 @@ static long pasr_sim_entered(struct pasr_sim *sim, struct pasr_sim_entry *e,
 }
 
 /*
+ * Runs the self-refresh entry @e with every other CPU stopped, so that no
+ * page changes while it is judged. Returns the violations found, or a
+ * negative error.
+ */
+static long pasr_sim_run_entry(struct pasr_sim *sim, struct pasr_sim_entry *e,
+			       const char *why)
+{
+	long ret;
+
+	lockdep_assert_held(&sim->sr_mutex);
+	/* Memory that went online or offline meanwhile would be misjudged. */
+	cpus_read_lock();
+	get_online_mems();
+	ret = stop_machine_cpuslocked(pasr_sim_enter_stopped, e, NULL);
+	put_online_mems();
+	cpus_read_unlock();
+	if (ret) {
+		pr_err("self-refresh entry (%s): stop_machine failed: %ld\n",
+		       why, ret);
+		return ret;
+	}
+	return pasr_sim_entered(sim, e, why);
+}
+
+/*
  * Enters simulated self-refresh: checks and loses every unrefreshed section.
  * Called with sim->sr_mutex held. Returns the violations found, or a
  * negative error.
@@ -1002,29 +1032,27 @@ static long pasr_sim_enter(struct pasr_sim *sim, const char *why)
 	struct pasr_sim_entry *e;
 	long ret;
 
-	lockdep_assert_held(&sim->sr_mutex);
 	e = kzalloc(sizeof(*e), GFP_KERNEL);
 	if (!e)
 		return -ENOMEM;
 	e->sim = sim;
-	/* Memory that went online or offline meanwhile would be misjudged. */
-	cpus_read_lock();
-	get_online_mems();
-	ret = stop_machine_cpuslocked(pasr_sim_enter_stopped, e, NULL);
-	put_online_mems();
-	cpus_read_unlock();
-	if (ret)
-		pr_err("self-refresh entry (%s): stop_machine failed: %ld\n",
-		       why, ret);
-	else
-		ret = pasr_sim_entered(sim, e, why);
+	ret = pasr_sim_run_entry(sim, e, why);
 	kfree(e);
 	return ret;
 }
 
 /* ---- system suspend: the DRAM goes into self-refresh --------------------- */
 
-/* System suspend: the noirq phase, where the device's interrupts are off. */
+/*
+ * The DRAM enters self-refresh as late as each suspend path allows, so that
+ * what any device's noirq callback allocates, after this device's own, is
+ * judged too:
+ *  - suspend to idle: after every device's noirq suspend (the s2idle
+ *    prepare_late hook), with the other CPUs stopped;
+ *  - suspend to RAM and the hibernation snapshot: in syscore suspend, where
+ *    one CPU runs with interrupts off.
+ * The noirq callback arms the entry with what those hooks may not allocate.
+ */
 static void pasr_sim_suspended(struct pasr_sim *sim, long found)
 {
 	/* A failed entry must not stop the system from suspending. */
@@ -1048,21 +1076,86 @@ static void pasr_sim_resumed(struct pasr_sim *sim)
 	pr_info("self-refresh exit after %llu ms\n", ms);
 }
 
+/* Takes the armed entry, if a suspend armed one and none ran it yet. */
+static struct pasr_sim_entry *pasr_sim_take_armed(struct pasr_sim *sim)
+{
+	struct pasr_sim_entry *e = sim->armed;
+
+	sim->armed = NULL;
+	return e;
+}
+
 static int pasr_sim_suspend_noirq(struct device *dev)
 {
 	struct pasr_sim *sim = dev_get_drvdata(dev);
+	struct pasr_sim_entry *e = kzalloc(sizeof(*e), GFP_KERNEL);
 
+	if (e)
+		e->sim = sim;
+	else
+		pr_err("suspend: no memory for the self-refresh entry: not simulated\n");
 	mutex_lock(&sim->sr_mutex);
-	pasr_sim_suspended(sim, pasr_sim_enter(sim, "suspend"));
+	kfree(sim->armed);
+	sim->armed = e;
 	mutex_unlock(&sim->sr_mutex);
 	return 0;
 }
+
+/* Suspend to idle: every device's noirq callback has run; CPUs still run. */
+static int pasr_sim_s2idle_prepare_late(void)
+{
+	struct pasr_sim *sim = pasr_sim_instance;
+	struct pasr_sim_entry *e;
+
+	if (!sim)
+		return 0;
+	mutex_lock(&sim->sr_mutex);
+	e = pasr_sim_take_armed(sim);
+	if (e)
+		pasr_sim_suspended(sim, pasr_sim_run_entry(sim, e, "suspend"));
+	mutex_unlock(&sim->sr_mutex);
+	kfree(e);
+	return 0;
+}
+
+/*
+ * No platform the simulator runs on (QEMU virt, with a DT) has s2idle ops of
+ * its own; a real controller's driver has no reason to set them.
+ */
+static const struct platform_s2idle_ops pasr_sim_s2idle_ops = {
+	.prepare_late = pasr_sim_s2idle_prepare_late,
+};
+
+/*
+ * Suspend to RAM, the hibernation snapshot: the other CPUs are offline and
+ * interrupts are off, so no page can change (as under stop_machine()), and
+ * no task runs to hold sr_mutex: the frozen ones left it before freezing.
+ */
+static int pasr_sim_syscore_suspend(void *data)
+{
+	struct pasr_sim *sim = data;
+	struct pasr_sim_entry *e = pasr_sim_take_armed(sim);
+
+	if (!e)
+		return 0;
+	pasr_sim_enter_stopped(e);
+	pasr_sim_suspended(sim, pasr_sim_entered(sim, e, "suspend"));
+	kfree(e);
+	return 0;
+}
+
+static const struct syscore_ops pasr_sim_syscore_ops = {
+	.suspend = pasr_sim_syscore_suspend,
+};
 
 static int pasr_sim_resume_noirq(struct device *dev)
 {
 	struct pasr_sim *sim = dev_get_drvdata(dev);
 
 	mutex_lock(&sim->sr_mutex);
+	/* a suspend that stopped before the entry leaves it armed */
+	kfree(sim->armed);
+	sim->armed = NULL;
 	pasr_sim_resumed(sim);
 	mutex_unlock(&sim->sr_mutex);
 	return 0;
@@ -1514,6 +1607,10 @@ static int pasr_sim_probe(struct platform_device *pdev)
 
 	platform_set_drvdata(pdev, sim);
 	pasr_sim_instance = sim;
+	sim->syscore.ops = &pasr_sim_syscore_ops;
+	sim->syscore.data = sim;
+	register_syscore(&sim->syscore);
+	s2idle_set_ops(&pasr_sim_s2idle_ops);
 	pasr_sim_log_writes(sim);
 	pasr_sim_print_power(sim, "probe");
 
@@ -1554,6 +1651,8 @@ static void pasr_sim_remove(struct platform_device *pdev)
 	/* The core hands each die value 0, then no longer calls into sim. */
 	pasr_sim_unregister(sim);
 	pasr_sim_print_final(sim, "unbind");
+	s2idle_set_ops(NULL);
+	unregister_syscore(&sim->syscore);
 	pasr_sim_instance = NULL;
 }
 

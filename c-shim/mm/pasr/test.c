@@ -11,7 +11,10 @@
  *  - hot_add and hot_remove (PASR_FAULT_INJECTION and MEMORY_HOTPLUG)
  *    hot-add RAM that the kernel was booted without, and remove it;
  *  - stress (PASR_SELFTEST) drives the buddy allocator from kernel threads
- *    and from the writing process.
+ *    and from the writing process;
+ *  - late_alloc (PASR_FAULT_INJECTION and PM_SLEEP) allocates, unseen by
+ *    PASR, in a noirq suspend callback that runs after the DRAM
+ *    controllers' own.
  */
 
 #define pr_fmt(fmt) "pasr: " fmt
@@ -27,6 +30,8 @@
 #include <linux/memory_hotplug.h>
 #include <linux/mm.h>
 #include <linux/mutex.h>
+#include <linux/platform_device.h>
+#include <linux/pm.h>
 #include <linux/pasr.h>
 #include <linux/random.h>
 #include <linux/sched/signal.h>
@@ -431,6 +436,83 @@ static const struct file_operations pasr_hot_remove_fops = {
 #endif
 #endif
 
+#if defined(CONFIG_PASR_FAULT_INJECTION) && defined(CONFIG_PM_SLEEP)
+/*
+ * late_alloc: writing 1 makes the next system suspend take every free
+ * max-order block, with PASR's gets dropped, in the noirq callback of a
+ * device added in a core initcall: before any DRAM controller's device, so
+ * it suspends after them. The blocks stay masked though they are in use.
+ * Self-refresh entered after every noirq callback finds them; entered in the
+ * controller's own callback, it would not. The blocks are never given back,
+ * as their gets were dropped: a boot that writes late_alloc ends with it.
+ * Reading gives the number of blocks taken.
+ */
+static bool pasr_late_alloc_armed;
+static unsigned long pasr_late_alloc_blocks;
+static LIST_HEAD(pasr_late_alloc_pages);
+
+static int pasr_late_alloc_suspend_noirq(struct device *dev)
+{
+	struct page *page;
+
+	if (!pasr_late_alloc_armed)
+		return 0;
+	pasr_late_alloc_armed = false;
+	pasr_rs_set_skip_gets(U64_MAX);
+	while ((page = alloc_pages(GFP_NOWAIT | __GFP_NOWARN, MAX_PAGE_ORDER))) {
+		list_add(&page->lru, &pasr_late_alloc_pages);
+		pasr_late_alloc_blocks++;
+	}
+	pasr_rs_set_skip_gets(0);
+	pr_info("test: late allocation: %lu max-order blocks taken in a noirq callback, PASR's gets dropped\n",
+		pasr_late_alloc_blocks);
+	return 0;
+}
+
+static const struct dev_pm_ops pasr_late_alloc_pm_ops = {
+	.suspend_noirq = pasr_late_alloc_suspend_noirq,
+};
+
+static struct platform_driver pasr_late_alloc_driver = {
+	.driver = {
+		.name = "pasr-test-late-alloc",
+		.pm = &pasr_late_alloc_pm_ops,
+	},
+};
+
+static int __init pasr_late_alloc_init(void)
+{
+	struct platform_device *pdev;
+	int ret;
+
+	ret = platform_driver_register(&pasr_late_alloc_driver);
+	if (ret)
+		return ret;
+	pdev = platform_device_register_simple("pasr-test-late-alloc",
+					       PLATFORM_DEVID_NONE, NULL, 0);
+	if (IS_ERR(pdev)) {
+		platform_driver_unregister(&pasr_late_alloc_driver);
+		return PTR_ERR(pdev);
+	}
+	return 0;
+}
+core_initcall(pasr_late_alloc_init);
+
+static int pasr_late_alloc_get(void *data, u64 *val)
+{
+	*val = pasr_late_alloc_blocks;
+	return 0;
+}
+
+static int pasr_late_alloc_set(void *data, u64 val)
+{
+	pasr_late_alloc_armed = val;
+	return 0;
+}
+DEFINE_DEBUGFS_ATTRIBUTE(pasr_late_alloc_fops, pasr_late_alloc_get,
+			 pasr_late_alloc_set, "%llu\n");
+#endif
+
 void __init pasr_test_debugfs_init(struct dentry *dir)
 {
 #ifdef CONFIG_PASR_FAULT_INJECTION
@@ -438,6 +520,10 @@ void __init pasr_test_debugfs_init(struct dentry *dir)
 				   &pasr_skip_gets_fops);
 	debugfs_create_file_unsafe("faults", 0200, dir, NULL,
 				   &pasr_faults_fops);
+#endif
+#if defined(CONFIG_PASR_FAULT_INJECTION) && defined(CONFIG_PM_SLEEP)
+	debugfs_create_file_unsafe("late_alloc", 0600, dir, NULL,
+				   &pasr_late_alloc_fops);
 #endif
 #ifdef CONFIG_PASR_SELFTEST
 	debugfs_create_file("stress", 0600, dir, NULL, &pasr_stress_fops);
