@@ -217,6 +217,7 @@ struct pasr_sim {
 	struct delayed_work log_work;
 	unsigned int log_polls;
 	struct notifier_block panic_nb;
+	struct notifier_block pm_nb;
 	struct pasr_sim_regs *regs;	/* NULL without "memory-region" */
 	/* PARC: the thread that loses masked sections while the system runs */
 	struct task_struct *parc_thread;
@@ -1101,7 +1102,10 @@ static int pasr_sim_suspend_noirq(struct device *dev)
 	return 0;
 }
 
-/* Suspend to idle: every device's noirq callback has run; CPUs still run. */
+/*
+ * Suspend to idle: every device's noirq callback has run; the CPUs still
+ * run. Probing is blocked and no task can unbind, so the instance stays.
+ */
 static int pasr_sim_s2idle_prepare_late(void)
 {
 	struct pasr_sim *sim = pasr_sim_instance;
@@ -1120,7 +1124,9 @@ static int pasr_sim_s2idle_prepare_late(void)
 
 /*
  * No platform the simulator runs on (QEMU virt, with a DT) has s2idle ops of
- * its own; a real controller's driver has no reason to set them.
+ * its own; a real controller's driver has no reason to set them. Set once,
+ * at init: probe holds the device lock, which suspend takes after the
+ * system sleep lock that s2idle_set_ops() takes.
  */
 static const struct platform_s2idle_ops pasr_sim_s2idle_ops = {
 	.prepare_late = pasr_sim_s2idle_prepare_late,
@@ -1148,16 +1154,43 @@ static const struct syscore_ops pasr_sim_syscore_ops = {
 	.suspend = pasr_sim_syscore_suspend,
 };
 
-static int pasr_sim_resume_noirq(struct device *dev)
+/*
+ * Ends a suspend: frees the entry a suspend that stopped before it left
+ * armed, and, if @resumed, counts the time spent in self-refresh.
+ */
+static void pasr_sim_finish(struct pasr_sim *sim, bool resumed)
 {
-	struct pasr_sim *sim = dev_get_drvdata(dev);
-
 	mutex_lock(&sim->sr_mutex);
-	/* a suspend that stopped before the entry leaves it armed */
 	kfree(sim->armed);
 	sim->armed = NULL;
-	pasr_sim_resumed(sim);
+	if (resumed)
+		pasr_sim_resumed(sim);
 	mutex_unlock(&sim->sr_mutex);
+}
+
+static int pasr_sim_resume_noirq(struct device *dev)
+{
+	pasr_sim_finish(dev_get_drvdata(dev), false);
+	return 0;
+}
+
+/*
+ * A suspend's self-refresh is counted once every device has resumed: where
+ * no clocksource runs in suspend (32-bit ARM virt), the RTC's resume adds
+ * the time slept to the boot-time clock only then.
+ */
+static int pasr_sim_pm_notify(struct notifier_block *nb, unsigned long action,
+			      void *data)
+{
+	if (action == PM_POST_SUSPEND)
+		pasr_sim_finish(container_of(nb, struct pasr_sim, pm_nb), true);
+	return NOTIFY_DONE;
+}
+
+/* Hibernation: the snapshot is taken, or the image is back. */
+static int pasr_sim_thaw_noirq(struct device *dev)
+{
+	pasr_sim_finish(dev_get_drvdata(dev), true);
 	return 0;
 }
 
@@ -1190,14 +1223,14 @@ static int pasr_sim_restore_noirq(struct device *dev)
 			pr_info("die %d MR value %#llx (after restore)\n",
 				sim->dies[i].index, sim->dies[i].mr);
 	}
-	return pasr_sim_resume_noirq(dev);
+	return pasr_sim_thaw_noirq(dev);
 }
 
 static const struct dev_pm_ops pasr_sim_pm_ops = {
 	.suspend_noirq = pasr_sim_suspend_noirq,
 	.resume_noirq = pasr_sim_resume_noirq,
 	.freeze_noirq = pasr_sim_suspend_noirq,
-	.thaw_noirq = pasr_sim_resume_noirq,
+	.thaw_noirq = pasr_sim_thaw_noirq,
 	.poweroff_noirq = pasr_sim_suspend_noirq,
 	.restore_noirq = pasr_sim_restore_noirq,
 };
@@ -1610,7 +1643,6 @@ static int pasr_sim_probe(struct platform_device *pdev)
 	sim->syscore.ops = &pasr_sim_syscore_ops;
 	sim->syscore.data = sim;
 	register_syscore(&sim->syscore);
-	s2idle_set_ops(&pasr_sim_s2idle_ops);
 	pasr_sim_log_writes(sim);
 	pasr_sim_print_power(sim, "probe");
 
@@ -1625,6 +1657,8 @@ static int pasr_sim_probe(struct platform_device *pdev)
 	sim->panic_nb.notifier_call = pasr_sim_panic_notify;
 	sim->panic_nb.priority = INT_MIN;
 	atomic_notifier_chain_register(&panic_notifier_list, &sim->panic_nb);
+	sim->pm_nb.notifier_call = pasr_sim_pm_notify;
+	register_pm_notifier(&sim->pm_nb);
 	if (pasr_sim_parc) {
 		sim->parc_thread = kthread_run(pasr_sim_parc_fn, sim, "pasr-sim-parc");
 		if (IS_ERR(sim->parc_thread)) {
@@ -1646,12 +1680,12 @@ static void pasr_sim_remove(struct platform_device *pdev)
 	if (sim->parc_thread)
 		kthread_stop(sim->parc_thread);
 	atomic_notifier_chain_unregister(&panic_notifier_list, &sim->panic_nb);
+	unregister_pm_notifier(&sim->pm_nb);
 	debugfs_remove_recursive(sim->debugfs);
 	cancel_delayed_work_sync(&sim->log_work);
 	/* The core hands each die value 0, then no longer calls into sim. */
 	pasr_sim_unregister(sim);
 	pasr_sim_print_final(sim, "unbind");
-	s2idle_set_ops(NULL);
 	unregister_syscore(&sim->syscore);
 	pasr_sim_instance = NULL;
 }
@@ -1681,4 +1715,9 @@ static struct platform_driver pasr_sim_driver = {
 		.pm = pm_sleep_ptr(&pasr_sim_pm_ops),
 	},
 };
-builtin_platform_driver(pasr_sim_driver);
+static int __init pasr_sim_init(void)
+{
+	s2idle_set_ops(&pasr_sim_s2idle_ops);
+	return platform_driver_register(&pasr_sim_driver);
+}
+device_initcall(pasr_sim_init);
