@@ -1715,6 +1715,7 @@ static struct platform_driver pasr_sim_driver = {
 		.pm = pm_sleep_ptr(&pasr_sim_pm_ops),
 	},
 };
+
 static int __init pasr_sim_init(void)
 {
 	s2idle_set_ops(&pasr_sim_s2idle_ops);
