@@ -1,8 +1,8 @@
 #!/bin/sh
 # Retention soak (qemu/scenarios/pasr-sim-soak.conf): with the simulated
 # LPDDR controller (drivers/memory/pasr-sim.c) and pasr_test.soak=ROUNDS,
-#   1. fill about 55% of the free memory with random data in tmpfs files of
-#      8 MiB, each checksummed (md5);
+#   1. fill about 55% of the free memory (pasr_test.soak_fill=PCT: PCT%)
+#      with random data in tmpfs files of 8 MiB, each checksummed (md5);
 #   2. churn for ROUNDS rounds: a quarter of the files is checked, deleted and
 #      rewritten with new data while simulated self-refresh is entered 3
 #      times; then compaction and 2 more entries with the masks settled;
@@ -55,7 +55,8 @@ enter() {
 
 mkdir -p $M $S && mount -t tmpfs -o size=90% tmpfs $M
 e0=$(sr entries) v0=$(sr violations) p0=$(sr poisoned_pages) l0=$(sr data_pages_lost)
-nfiles=$(($(mem_free_mib) * 55 / 100 / FILE_MIB))
+fill=$(arg pasr_test.soak_fill) || fill=55
+nfiles=$(($(mem_free_mib) * fill / 100 / FILE_MIB))
 i=0
 while [ $i -lt $nfiles ]; do
 	write $i
