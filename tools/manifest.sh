@@ -51,7 +51,7 @@ fi
 
 bad=0
 report=$(LC_ALL=C join -a1 -a2 -j2 -o '0,1.1,2.1' -e NONE \
-	<(LC_ALL=C sort -k2,2 -u "$manifest" | awk '{ print $1, $2 }') \
+	<(LC_ALL=C sort -k2,2 -u "$manifest" | awk 'NF { print $1, $2 }') \
 	<(results | awk '{ print $1, $2 }' | LC_ALL=C sort -k2,2 -u))
 while read -r id want got; do
 	case "$want:$got" in
