@@ -160,8 +160,9 @@ test_retention() {
 # --- parc: in PARC mode, masked sections were lost while running ------------
 test_parc() {
 	p=$(sr parc_passes) pg=$(sr parc_pages_lost) ms=$(sr parc_last_pass_ms)
-	d="($p passes over the masked sections, $pg pages overwritten while running, last pass $ms ms)"
-	if [ "${p:-0}" -gt 0 ] && [ "${pg:-0}" -gt 0 ]; then
+	k=$(sr parc_kicks)
+	d="($p passes over the masked sections, $k started by a value that masked more, $pg pages overwritten while running, last pass $ms ms)"
+	if [ "${p:-0}" -gt 0 ] && [ "${pg:-0}" -gt 0 ] && [ "${k:-0}" -gt 0 ]; then
 		result pasr-sim-parc PASS "$d"
 	else
 		result pasr-sim-parc FAIL "$d"

@@ -219,9 +219,13 @@ struct pasr_sim {
 	struct notifier_block panic_nb;
 	struct notifier_block pm_nb;
 	struct pasr_sim_regs *regs;	/* NULL without "memory-region" */
-	/* PARC: the thread that loses masked sections while the system runs */
+	/*
+	 * PARC: the thread that loses masked sections while the system runs,
+	 * set and cleared under @lock, and woken by a value that masks more.
+	 */
 	struct task_struct *parc_thread;
-	u64 parc_passes, parc_pages, parc_last_pass_ms;
+	bool parc_kicked;
+	u64 parc_passes, parc_pages, parc_last_pass_ms, parc_kicks;
 };
 
 /* Only one controller: debugfs names are global. */
@@ -369,6 +373,7 @@ static void pasr_sim_write_mr(u64 value, void *cookie)
 {
 	struct pasr_sim_die *d = cookie;
 	unsigned long flags;
+	u64 lost, kept;
 
 	if (d->sim->regs && d->index < PASR_SIM_REGS_DIES)
 		WRITE_ONCE(d->sim->regs->mr[d->index], value);
@@ -387,6 +392,15 @@ static void pasr_sim_write_mr(u64 value, void *cookie)
 				   (u64)pasr_sim_parc_delay_ms * NSEC_PER_MSEC;
 		d->pending = true;
 	} else {
+		/* PARC loses a newly masked section now, not a pause later. */
+		if (d->sim->parc_thread &&
+		    pasr_sim_decode_mr(d->mode, d->sections, value, &lost) &&
+		    (!pasr_sim_decode_mr(d->mode, d->sections, d->mr, &kept) ||
+		     (lost & ~kept))) {
+			WRITE_ONCE(d->sim->parc_kicked, true);
+			WRITE_ONCE(d->sim->parc_kicks, d->sim->parc_kicks + 1);
+			wake_up_process(d->sim->parc_thread);
+		}
 		d->prev_mr = d->mr;
 		d->mr = value;
 	}
@@ -548,6 +562,7 @@ static int pasr_sim_parc_fn(void *data)
 		unsigned long flags;
 		int i, b;
 
+		WRITE_ONCE(sim->parc_kicked, false);
 		for (i = 0; i < sim->ndies; i++) {
 			struct pasr_sim_die *d = &sim->dies[i];
 
@@ -563,7 +578,11 @@ static int pasr_sim_parc_fn(void *data)
 		WRITE_ONCE(sim->parc_last_pass_ms,
 			   div_u64(ktime_get_ns() - start, NSEC_PER_MSEC));
 		WRITE_ONCE(sim->parc_passes, sim->parc_passes + 1);
-		msleep_interruptible(PASR_SIM_PARC_PAUSE_MS);
+		/* A kick during the pass starts the next one at once. */
+		set_current_state(TASK_INTERRUPTIBLE);
+		if (!READ_ONCE(sim->parc_kicked) && !kthread_should_stop())
+			schedule_timeout(msecs_to_jiffies(PASR_SIM_PARC_PAUSE_MS));
+		__set_current_state(TASK_RUNNING);
 	}
 	return 0;
 }
@@ -1096,7 +1115,7 @@ static int pasr_sim_suspend_noirq(struct device *dev)
 	else
 		pr_err("suspend: no memory for the self-refresh entry: not simulated\n");
 	mutex_lock(&sim->sr_mutex);
-	kfree(sim->armed);
+	kfree(pasr_sim_take_armed(sim));
 	sim->armed = e;
 	mutex_unlock(&sim->sr_mutex);
 	return 0;
@@ -1161,8 +1180,7 @@ static const struct syscore_ops pasr_sim_syscore_ops = {
 static void pasr_sim_finish(struct pasr_sim *sim, bool resumed)
 {
 	mutex_lock(&sim->sr_mutex);
-	kfree(sim->armed);
-	sim->armed = NULL;
+	kfree(pasr_sim_take_armed(sim));
 	if (resumed)
 		pasr_sim_resumed(sim);
 	mutex_unlock(&sim->sr_mutex);
@@ -1310,6 +1328,7 @@ static int pasr_sim_sr_show(struct seq_file *m, void *v)
 	seq_printf(m, "parc_passes %llu\n", READ_ONCE(sim->parc_passes));
 	seq_printf(m, "parc_pages_lost %llu\n", READ_ONCE(sim->parc_pages));
 	seq_printf(m, "parc_last_pass_ms %llu\n", READ_ONCE(sim->parc_last_pass_ms));
+	seq_printf(m, "parc_kicks %llu\n", READ_ONCE(sim->parc_kicks));
 	mutex_unlock(&sim->sr_mutex);
 	return 0;
 }
@@ -1660,12 +1679,17 @@ static int pasr_sim_probe(struct platform_device *pdev)
 	sim->pm_nb.notifier_call = pasr_sim_pm_notify;
 	register_pm_notifier(&sim->pm_nb);
 	if (pasr_sim_parc) {
-		sim->parc_thread = kthread_run(pasr_sim_parc_fn, sim, "pasr-sim-parc");
-		if (IS_ERR(sim->parc_thread)) {
+		struct task_struct *t = kthread_run(pasr_sim_parc_fn, sim,
+						    "pasr-sim-parc");
+		unsigned long flags;
+
+		if (IS_ERR(t)) {
 			dev_err(dev, "PARC: no thread (%ld): masks apply in self-refresh only\n",
-				PTR_ERR(sim->parc_thread));
-			sim->parc_thread = NULL;
+				PTR_ERR(t));
 		} else {
+			raw_spin_lock_irqsave(&sim->lock, flags);
+			sim->parc_thread = t;
+			raw_spin_unlock_irqrestore(&sim->lock, flags);
 			pr_info("PARC: masked sections lose their contents while the system runs%s\n",
 				pasr_sim_parc_delay_ms ? " (test: values applied late)" : "");
 		}
@@ -1676,9 +1700,16 @@ static int pasr_sim_probe(struct platform_device *pdev)
 static void pasr_sim_remove(struct platform_device *pdev)
 {
 	struct pasr_sim *sim = platform_get_drvdata(pdev);
+	struct task_struct *t;
+	unsigned long flags;
 
-	if (sim->parc_thread)
-		kthread_stop(sim->parc_thread);
+	/* No mask write wakes the thread once it is cleared. */
+	raw_spin_lock_irqsave(&sim->lock, flags);
+	t = sim->parc_thread;
+	sim->parc_thread = NULL;
+	raw_spin_unlock_irqrestore(&sim->lock, flags);
+	if (t)
+		kthread_stop(t);
 	atomic_notifier_chain_unregister(&panic_notifier_list, &sim->panic_nb);
 	unregister_pm_notifier(&sim->pm_nb);
 	debugfs_remove_recursive(sim->debugfs);
