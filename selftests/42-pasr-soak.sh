@@ -63,8 +63,10 @@ while [ $i -lt $nfiles ]; do
 	i=$((i + 1))
 done
 checks=0 bad=0 serr=0 mmin=9999 mmax=0 rewritten=0
-# reporting backend: the free memory counts (and is masked) once reported
+# reporting backend: the free memory counts (and is masked) once reported;
+# it does not steer, so compaction may be needed before a section is free
 wait_reported
+wait_mask
 enter
 r=0
 while [ $r -lt "$rounds" ]; do
