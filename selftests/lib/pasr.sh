@@ -201,10 +201,11 @@ _masked_above() { [ -z "$1" ] || [ "$(masked)" -gt "$1" ]; }
 # wait_mask: wait (up to 60 s, 180 s on a KASAN kernel) until the simulated
 # controller has a section masked. With the reporting backend, which does not
 # steer, allocations made while a test filled memory stay scattered over the
-# sections; what is left free is masked once reported.
+# sections; what is left free is masked once reported. Fails if none is.
 wait_mask() {
 	_sim_masked && return 0
 	if kasan; then settle_until 180 _sim_masked; else settle_until 60 _sim_masked; fi
+	_sim_masked
 }
 
 # settle [ABOVE]: let freed memory get back to the buddy allocator as whole
