@@ -6,7 +6,7 @@
 #   SELFTEST: pasr-fresh-anon PASS|FAIL|SKIP <details>
 #
 # 1. With init_on_free=1 or page_poison=1 on the command line, PASR must
-#    refuse to mask, with a boot message naming the option (shim.c);
+#    refuse to mask, with a boot message naming the option (mm/pasr/init.c);
 #    pasr_test.unsafe_init=1 makes it mask anyway, and the test then passes
 #    only if it sees the damage (qemu/demos/pasr-fault-init-on-free.conf).
 # 2. Otherwise, with PASR on, sections must be masked before the entry.

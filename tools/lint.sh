@@ -65,7 +65,7 @@ fi
 # Waived for some files only (TYPE=PATH), with the reason:
 #   include/trace/events/*.h: OPEN_ENDED_LINE and PARENTHESIS_ALIGNMENT are the
 #                      TRACE_EVENT() layout used by every trace header in the tree.
-#   mm/pasr/shim.c:    EXPORT_SYMBOL: the exported functions are defined in the Rust
+#   mm/pasr/runtime.c: EXPORT_SYMBOL: the exported functions are defined in the Rust
 #                      core, so the exports cannot follow them (as rust/exports.c).
 #   mm/pasr/kunit.rs:  EMBEDDED_FILENAME: kernel::kunit_assert! takes the file name
 #                      as a literal, for the failure's file:line.
@@ -76,7 +76,7 @@ CP_IGNORE=FILE_PATH_CHANGES
 CP_WAIVERS=(
 	'OPEN_ENDED_LINE=include/trace/events/*.h'
 	'PARENTHESIS_ALIGNMENT=include/trace/events/*.h'
-	'EXPORT_SYMBOL=mm/pasr/shim.c'
+	'EXPORT_SYMBOL=mm/pasr/runtime.c'
 	'EMBEDDED_FILENAME=mm/pasr/kunit.rs'
 	'CAMELCASE=mm/pasr/bench.c'
 )

@@ -198,7 +198,7 @@ static __always_inline void pasr_unreport(struct page *page,
 		__pasr_unreport(page);
 }
 
-/* Implemented in Rust (mm/pasr/pasr.rs) for mm/pasr/shim.c only. */
+/* Implemented in Rust (mm/pasr/pasr.rs) for the C files of mm/pasr/ only. */
 int pasr_rs_init(char *const *dies, size_t ndies, char *const *ilvs,
 		 size_t nilvs, u64 min_section);
 void pasr_rs_late_init(void);
@@ -307,7 +307,7 @@ static inline void pasr_gov_unhold(void)
 /* /sys/kernel/mm/pasr, for the governor (mm/pasr/governor.c). */
 extern struct kobject *pasr_kobj;
 
-/* Implemented in C (mm/pasr/shim.c) for the Rust core only. */
+/* Implemented in C (mm/pasr/runtime.c, kunit_live.c) for the Rust core only. */
 void pasr_shim_trace_mask(unsigned int die, u64 old, u64 new);
 void pasr_shim_trace_section(unsigned int section, bool free, bool masked);
 unsigned long pasr_shim_lock(void);

@@ -144,7 +144,7 @@ static void pasr_gov_mark(unsigned long start, unsigned long end, bool offline)
 }
 
 /*
- * The verifier (shim.c) holds the governor's lock while it compares the
+ * The verifier (verify.c) holds the governor's lock while it compares the
  * counters with the free lists: a reservation is made or given back, with
  * its pasr_put() or pasr_get(), entirely under this lock.
  */

@@ -2,7 +2,7 @@
 /*
  * PASR: test-only debugfs files in /sys/kernel/debug/pasr/, built only for
  * test kernels (CONFIG_PASR_SELFTEST, CONFIG_PASR_FAULT_INJECTION) and kept
- * out of the production glue in shim.c, which calls
+ * out of the production files; interfaces.c calls
  * pasr_test_debugfs_init() when it creates the directory:
  *
  *  - skip_gets and faults (PASR_FAULT_INJECTION) break the accounting on
@@ -57,7 +57,7 @@ static int __maybe_unused pasr_test_get_cmd(char *buf, size_t size,
  * --- boot-time switches ---
  *
  * pasr_test.unsafe_init=1: mask even with init_on_free or page poisoning on
- * (shim.c refuses otherwise), to show the init_on_free and page_poison
+ * (init.c refuses otherwise), to show the init_on_free and page_poison
  * scenarios fail without that policy.
  * pasr_test.faults=N: the core faults of debugfs pasr/faults, from boot on.
  */

@@ -8,8 +8,9 @@
 //!
 //! The logic lives in [`layout`] and [`map`], which depend on `core` only and are also tested on
 //! the host. This file binds them to the kernel: the global map, its lock, the C entry points
-//! declared in `include/linux/pasr.h`, and the boot-time set-up. C-macro glue (early
-//! parameters, the static key, the irq-safe lock) lives in `mm/pasr/shim.c`.
+//! declared in `include/linux/pasr.h`, and the boot-time set-up. What Rust cannot reach in 6.12
+//! (early parameters, the static keys, the irq-safe lock, irq_work) lives in the C files of
+//! `mm/pasr/`.
 //!
 //! The types and functions shared with C come from bindgen over `include/linux/pasr.h`
 //! (`kernel::bindings`); `c_prototype!` checks at build time that every function defined here

@@ -1,0 +1,218 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * PASR bring-up: the ddr_die=, interleaved=, pasr= and pasr.backend= early
+ * parameters, the DT layout node, the configurations PASR cannot serve, and
+ * the early initcall that builds the map and starts a backend.
+ */
+
+#define pr_fmt(fmt) "pasr: " fmt
+
+#include <linux/init.h>
+#include <linux/kernel.h>
+#include <linux/mm.h>
+#include <linux/of.h>
+#include <linux/pasr.h>
+#include <linux/string.h>
+
+#include "internal.h"
+
+/*
+ * Early parameters are kept as pointers into the early command line copy,
+ * which lives until the init sections are freed, after pasr_init().
+ */
+static char *pasr_die_args[PASR_MAX_ARGS] __initdata;
+static unsigned int pasr_ndies __initdata;
+static char *pasr_ilv_args[PASR_MAX_ARGS] __initdata;
+static unsigned int pasr_nilvs __initdata;
+static bool pasr_off __initdata;
+/* the hooks backend is the default, when built (CONFIG_PASR_HOOKS) */
+static bool pasr_use_reporting __initdata = !IS_ENABLED(CONFIG_PASR_HOOKS);
+
+static int __init pasr_add_arg(char **args, unsigned int *n, char *val)
+{
+	static char empty[] __initdata = "";
+
+	if (*n < PASR_MAX_ARGS)
+		args[*n] = val ? val : empty;
+	if (*n < UINT_MAX)
+		(*n)++;
+	return 0;
+}
+
+static int __init pasr_ddr_die_param(char *val)
+{
+	return pasr_add_arg(pasr_die_args, &pasr_ndies, val);
+}
+early_param("ddr_die", pasr_ddr_die_param);
+
+static int __init pasr_interleaved_param(char *val)
+{
+	return pasr_add_arg(pasr_ilv_args, &pasr_nilvs, val);
+}
+early_param("interleaved", pasr_interleaved_param);
+
+static int __init pasr_param(char *val)
+{
+	if (val && !strcmp(val, "off")) {
+		pasr_off = true;
+	} else if (!val || strcmp(val, "on")) {
+		pr_err("pasr=%s: expected on or off; PASR disabled\n",
+		       val ? val : "");
+		pasr_off = true;
+	}
+	return 0;
+}
+early_param("pasr", pasr_param);
+
+static int __init pasr_backend_param(char *val)
+{
+	/* the last one given wins, as for other parameters */
+	if (val && !strcmp(val, "reporting")) {
+		pasr_use_reporting = true;
+	} else if (val && !strcmp(val, "hooks") &&
+		   IS_ENABLED(CONFIG_PASR_HOOKS)) {
+		pasr_use_reporting = false;
+	} else if (val && !strcmp(val, "hooks")) {
+		pr_err("pasr.backend=hooks: not built (CONFIG_PASR_HOOKS); PASR disabled\n");
+		pasr_off = true;
+	} else {
+		pr_err("pasr.backend=%s: expected hooks or reporting; PASR disabled\n",
+		       val ? val : "");
+		pasr_off = true;
+	}
+	return 0;
+}
+early_param("pasr.backend", pasr_backend_param);
+
+#ifdef CONFIG_OF
+static struct pasr_dt_die pasr_dt_dies[PASR_MAX_ARGS] __initdata;
+
+/*
+ * Hands the raw die@ properties of the first "linux,pasr-ddr-layout" node to
+ * the core, which decodes and validates them. Returns 1 if there is none.
+ * The unflattened tree is read-only by now, so the property pointers stay
+ * valid during the call.
+ */
+static int __init pasr_init_dt(void)
+{
+	struct device_node *np, *child;
+	u32 addr_cells, size_cells;
+	size_t n = 0;
+	int ret;
+
+	np = of_find_compatible_node(NULL, NULL, "linux,pasr-ddr-layout");
+	if (!np)
+		return 1;
+	if (!of_device_is_available(np)) {
+		of_node_put(np);
+		return 1;
+	}
+	if (of_property_read_u32(np, "#address-cells", &addr_cells))
+		addr_cells = 0;
+	if (of_property_read_u32(np, "#size-cells", &size_cells))
+		size_cells = 0;
+	for_each_available_child_of_node(np, child) {
+		struct pasr_dt_die *d = &pasr_dt_dies[n];
+
+		if (!of_node_name_eq(child, "die"))
+			continue;
+		if (n == PASR_MAX_ARGS) {
+			of_node_put(child);
+			break;
+		}
+		d->name = of_node_full_name(child);
+		d->reg = of_get_property(child, "reg", &d->reg_len);
+		d->sections = of_get_property(child, "linux,pasr-sections",
+					      &d->sections_len);
+		d->mode = of_get_property(child, "linux,pasr-mode", &d->mode_len);
+		d->interleave = of_get_property(child, "linux,pasr-interleave",
+						&d->interleave_len);
+		n++;
+	}
+	ret = n ? pasr_rs_init_dt(pasr_dt_dies, n, addr_cells, size_cells,
+				  PAGE_SIZE << MAX_PAGE_ORDER) : 1;
+	if (!n)
+		pr_err("%pOF: no die@ nodes; PASR disabled\n", np);
+	of_node_put(np);
+	return ret;
+}
+#else
+static int __init pasr_init_dt(void)
+{
+	return 1;
+}
+#endif
+
+static int __init pasr_late_init(void)
+{
+	if (pasr_is_on())
+		pasr_rs_late_init();
+	return 0;
+}
+late_initcall(pasr_late_init);
+
+/*
+ * --- configurations PASR cannot serve ---
+ *
+ * init_on_free zeroes pages when they are freed and then hands them out as
+ * zeroed memory (__GFP_ZERO is skipped); page poisoning checks on
+ * allocation that a free page still holds its poison. Both rely on free
+ * memory keeping its contents, which a section left unrefreshed in
+ * self-refresh does not. PASR refuses to mask with either on, and says so.
+ */
+static const char *__init pasr_conflict(void)
+{
+	if (want_init_on_free())
+		return "init_on_free";
+	if (page_poisoning_enabled_static())
+		return "page_poison";
+	return NULL;
+}
+
+/*
+ * Bring-up, an early initcall: before the other CPUs come up and before any
+ * controller probes. The map is built (boot parameters take precedence over
+ * the device tree), with every section counted used, unless the
+ * configuration is one PASR cannot serve; then the backend starts: the
+ * hooks seed the counters from the free lists, page reporting reports what
+ * is free a few seconds later.
+ */
+static int __init pasr_init(void)
+{
+	const char *why;
+	int ret;
+
+	if (pasr_off) {
+		pr_info("disabled by pasr=off\n");
+		return 0;
+	}
+	if (pasr_ndies || pasr_nilvs)
+		ret = pasr_rs_init(pasr_die_args, min(pasr_ndies, PASR_MAX_ARGS),
+				   pasr_ilv_args, min(pasr_nilvs, PASR_MAX_ARGS),
+				   PAGE_SIZE << MAX_PAGE_ORDER);
+	else
+		ret = pasr_init_dt();
+	if (ret)
+		return 0;
+	pasr_verify_layout_init(pasr_die_args, min(pasr_ndies, PASR_MAX_ARGS),
+				pasr_ilv_args, min(pasr_nilvs, PASR_MAX_ARGS));
+	why = pasr_conflict();
+	if (why && pasr_test_unsafe_init) {
+		pr_err("%s is on, but pasr_test.unsafe_init=1: masking anyway; free pages will not hold what %s expects (test only)\n",
+		       why, why);
+		why = NULL;
+	}
+	if (why) {
+		pr_err("%s is on: it needs free pages to keep their contents, which unrefreshed DRAM loses; PASR disabled, all memory refreshed\n",
+		       why);
+		pasr_rs_shutdown(false);
+		return 0;
+	}
+	pasr_lifecycle_init();
+	/* masks are raised from irq_work, never under zone->lock */
+	pasr_rs_defer_raise_on();
+	pasr_backend_start(pasr_use_reporting);
+	pr_info("enabled (%s backend)\n", pasr_backend_name);
+	return 0;
+}
+early_initcall(pasr_init);
