@@ -219,23 +219,21 @@ static void db8500_pasr_geometry_mismatch_refused(struct kunit *test)
 		.ndies = 1,
 	};
 	struct db8500_pasr_die *a = &pasr.dies[0];
-	struct pasr_die_desc desc;
-	struct pasr_die_info info;
-	u64 base, size;
+	struct pasr_die_desc desc, info;
 	int calls = 0;
 
-	if (!pasr_die_range(0, &base, &size) || !pasr_rs_die_info(0, &info))
+	if (!pasr_die_describe(0, &info))
 		kunit_skip(test, "no PASR layout in this kernel");
 	*a = (struct db8500_pasr_die){ .pasr = &pasr, .ddr = 0, .cs = 0,
 				       .mode = (info.mode + 1) % 4 };
 	db8500_pasr_nsent = 0;
-	KUNIT_EXPECT_EQ(test, db8500_pasr_register(a, base, size), -EINVAL);
+	KUNIT_EXPECT_EQ(test, db8500_pasr_register(a, info.base, info.size),
+			-EINVAL);
 	KUNIT_EXPECT_EQ(test, atomic_read(&a->latched), 0);
 
 	/* the same check in the core, for any driver: a section too many */
-	desc = (struct pasr_die_desc){ .base = base, .size = size,
-				       .sections = info.sections + 1,
-				       .mode = info.mode };
+	desc = info;
+	desc.sections = info.sections + 1;
 	KUNIT_EXPECT_EQ(test, pasr_register_die(&desc, db8500_pasr_never_called,
 						&calls), -EINVAL);
 	/* latching and masking while the system runs: refused */

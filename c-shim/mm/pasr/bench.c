@@ -78,6 +78,7 @@
 
 #include "../internal.h"
 #include "../page_reporting.h"
+#include "internal.h"
 
 #define BENCH_ROUNDS		5
 #define BENCH_MAX_BATCH		32

@@ -41,6 +41,8 @@
 #include <linux/vmstat.h>
 #include <linux/workqueue.h>
 
+#include "internal.h"
+
 #define PASR_GOV_SECTIONS	256
 #define PASR_GOV_BACKOFF	10	/* ticks before retrying a failed section */
 

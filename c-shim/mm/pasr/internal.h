@@ -10,6 +10,8 @@
 #include <linux/spinlock_types.h>
 #include <linux/types.h>
 
+#include "core.h"
+
 struct dentry;
 struct list_head;
 struct page;
@@ -44,6 +46,29 @@ enum pasr_block_where {
 };
 
 enum pasr_block_where pasr_block_where(struct page *page);
+
+/* governor.c: sections the governor holds hold no data and count as free */
+#ifdef CONFIG_PASR_GOVERNOR
+bool pasr_gov_reserved(int section);
+void pasr_gov_hold(void);
+void pasr_gov_unhold(void);
+#else
+static inline bool pasr_gov_reserved(int section)
+{
+	return false;
+}
+
+static inline void pasr_gov_hold(void)
+{
+}
+
+static inline void pasr_gov_unhold(void)
+{
+}
+#endif
+
+/* interfaces.c: /sys/kernel/mm/pasr, for the governor */
+extern struct kobject *pasr_kobj;
 
 /* lifecycle.c: the reboot, panic and power management notifiers */
 void __init pasr_lifecycle_init(void);

@@ -145,7 +145,7 @@ EXPORT_SYMBOL_GPL(pasr_register_die);
 EXPORT_SYMBOL_GPL(pasr_unregister_mask_function);
 EXPORT_SYMBOL_GPL(pasr_die_count);
 EXPORT_SYMBOL_GPL(pasr_die_range);
-EXPORT_SYMBOL_GPL(pasr_rs_die_info);
+EXPORT_SYMBOL_GPL(pasr_die_describe);
 EXPORT_SYMBOL_GPL(pasr_put);
 EXPORT_SYMBOL_GPL(pasr_get);
 

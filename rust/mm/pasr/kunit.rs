@@ -19,7 +19,7 @@ use core::ffi::c_void;
 use core::ptr::{addr_of_mut, write_volatile};
 use core::sync::atomic::{AtomicU64, Ordering};
 use kernel::bindings;
-// The C side of the live cases, from `include/linux/pasr.h` (Rust only hands `struct page`
+// The C side of the live cases, from `mm/pasr/core.h` (Rust only hands `struct page`
 // pointers back).
 use kernel::bindings::{
     page, pasr_set_steering_off, pasr_shim_alloc_block, pasr_shim_alloc_movable_block,

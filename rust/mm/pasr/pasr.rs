@@ -8,13 +8,14 @@
 //!
 //! The logic lives in [`layout`] and [`map`], which depend on `core` only and are also tested on
 //! the host. This file binds them to the kernel: the global map, its lock, the C entry points
-//! declared in `include/linux/pasr.h`, and the boot-time set-up. What Rust cannot reach in 6.12
-//! (early parameters, the static keys, the irq-safe lock, irq_work) lives in the C files of
-//! `mm/pasr/`.
+//! declared in `include/linux/pasr.h` (drivers), `mm/pasr.h` (the allocator's hooks) and
+//! `mm/pasr/core.h` (the C files of `mm/pasr/`), and the boot-time set-up. What Rust cannot
+//! reach in 6.12 (early parameters, the static keys, the irq-safe lock, irq_work) lives in the C
+//! files of `mm/pasr/`.
 //!
-//! The types and functions shared with C come from bindgen over `include/linux/pasr.h`
+//! The types and functions shared with C come from bindgen over those headers
 //! (`kernel::bindings`); `c_prototype!` checks at build time that every function defined here
-//! for C has the prototype that header declares.
+//! for C has the prototype they declare.
 
 use core::ffi::c_void;
 use kernel::bindings;
@@ -38,7 +39,7 @@ use map::{Env, Map, Mismatch, State, Violation};
 const __LOG_PREFIX: &[u8] = b"pasr\0";
 
 /// Fails the build unless each Rust function `f` defined here for C has the prototype that
-/// bindgen read from `include/linux/pasr.h` (`bindings::f`): the two can't drift apart.
+/// bindgen read from the PASR headers (`bindings::f`): the two can't drift apart.
 macro_rules! c_prototype {
     ($($f:ident),* $(,)?) => {
         $(const _: () = {
@@ -885,6 +886,29 @@ pub unsafe extern "C" fn pasr_die_range(d: c_int, base: *mut u64, size: *mut u64
     true
 }
 
+/// Describes die `d` as PASR reads it (`flags` 0), so that a controller driver can compare it
+/// with its own view of the die. Returns `false` if there is no die `d`.
+///
+/// # Safety
+///
+/// `desc` must be valid for writes.
+#[no_mangle]
+pub unsafe extern "C" fn pasr_die_describe(d: c_int, desc: *mut bindings::pasr_die_desc) -> bool {
+    let Some(die) = usize::try_from(d).ok().and_then(|d| pasr().die(d)) else {
+        return false;
+    };
+    let out = bindings::pasr_die_desc {
+        base: die.base,
+        size: die.size,
+        sections: u32::try_from(die.sections).unwrap_or(0),
+        mode: die.mode as bindings::pasr_mode,
+        flags: 0,
+    };
+    // SAFETY: The caller guarantees `desc` is valid for writes.
+    unsafe { desc.write(out) };
+    true
+}
+
 /// A private map for [`pasr_rs_bench_calls`], outside the statistics.
 ///
 /// # Invariants
@@ -969,6 +993,7 @@ c_prototype!(
     pasr_rs_set_accounting,
     pasr_die_count,
     pasr_die_range,
+    pasr_die_describe,
 );
 #[cfg(CONFIG_PASR_FAULT_INJECTION)]
 c_prototype!(pasr_rs_set_skip_gets, pasr_rs_set_faults, pasr_rs_faults);

@@ -1,0 +1,126 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * The PASR core's interface with the C files of mm/pasr/: what the Rust core
+ * (mm/pasr/pasr.rs) implements for them, and what they implement for it.
+ * bindgen reads it (rust/bindings/bindings_helper.h), so both sides share
+ * these declarations.
+ */
+#ifndef _MM_PASR_CORE_H
+#define _MM_PASR_CORE_H
+
+#include <linux/pasr.h>
+#include <linux/types.h>
+
+#include "../pasr.h"
+
+struct page;
+
+/* Sections in all at most (the core checks it is its MAX_SECTIONS). */
+#define PASR_MAX_SECTIONS	256
+
+/* Implemented in Rust (mm/pasr/pasr.rs) for the C files of mm/pasr/. */
+int pasr_rs_init(char *const *dies, size_t ndies, char *const *ilvs,
+		 size_t nilvs, u64 min_section);
+void pasr_rs_late_init(void);
+void pasr_rs_shutdown(bool panic);
+void pasr_rs_resync(void);
+void pasr_rs_set_accounting(bool on);
+void pasr_rs_debug_log(void);
+void pasr_rs_defer_raise_on(void);
+void pasr_rs_raise_pending(void);
+
+/* Raw properties of one die@ node of a "linux,pasr-ddr-layout" node. */
+struct pasr_dt_die {
+	const char *name;
+	const void *reg;
+	int reg_len;
+	const void *sections;
+	int sections_len;
+	const void *mode;
+	int mode_len;
+	const void *interleave;
+	int interleave_len;
+};
+
+int pasr_rs_init_dt(const struct pasr_dt_die *dies, size_t n, u32 addr_cells,
+		    u32 size_cells, u64 min_section);
+
+/* Snapshots from the Rust core, for sysfs and debugfs (mirrored in pasr.rs). */
+struct pasr_section_info {
+	u64 start, size, free, puts, gets, transitions, masked_ns;
+	s32 die, bit, pair;	/* pair: -1 if none */
+	bool masked;
+};
+
+struct pasr_die_info {
+	u64 base, size, mask, value;
+	s32 first_section, sections, mode;
+	bool has_callback;
+};
+
+struct pasr_stats {
+	u64 covered, free, masked, puts, gets;
+	u64 out_of_map_calls, out_of_map_bytes, mask_updates;
+	s32 state, dies, sections, failed_section, failed_kind;
+};
+
+struct pasr_mismatch {
+	s32 section;
+	u64 counted, actual;
+	bool masked, expected_masked;
+};
+
+bool pasr_rs_section_info(int section, struct pasr_section_info *out);
+bool pasr_rs_die_info(int die, struct pasr_die_info *out);
+void pasr_rs_stats(struct pasr_stats *out);
+int pasr_rs_lookup(u64 paddr);
+int pasr_rs_verify(const u64 *actual, int n, struct pasr_mismatch *out,
+		   int max_out);
+void pasr_rs_set_skip_gets(u64 n);
+void pasr_rs_set_faults(u32 faults);
+u32 pasr_rs_faults(void);
+
+/*
+ * Test-only faults of the C side (CONFIG_PASR_FAULT_INJECTION), bits of the
+ * same mask as the core's (1..16, see rust/mm/pasr/map.rs): each switches a
+ * fix off, so that a test can show it fails without it.
+ */
+#define PASR_FAULT_VERIFY_NO_GOV	32	/* verifier ignores the governor's pages */
+#define PASR_FAULT_OFFLINE_BLOCKS	64	/* offline = whole memory blocks */
+#define PASR_FAULT_REPORT_NOW		128	/* print at once, maybe under zone->lock */
+#define PASR_FAULT_GOV_KEEP		256	/* governor keeps memory going offline */
+#define PASR_FAULT_OFFLINE_64		512	/* at most 64 offline ranges, as once */
+#define PASR_FAULT_NO_UNREPORT		1024	/* reported blocks leave uncounted */
+#define PASR_FAULT_SEED_EARLY		2048	/* seed, then switch the hooks on */
+
+static inline bool pasr_fault(u32 fault)
+{
+#ifdef CONFIG_PASR_FAULT_INJECTION
+	return pasr_rs_faults() & fault;
+#else
+	return false;
+#endif
+}
+
+u64 pasr_rs_bench_calls(int dies, int sections, u64 iterations);
+
+/* Implemented in C (mm/pasr/runtime.c, kunit_live.c) for the Rust core. */
+void pasr_shim_trace_mask(unsigned int die, u64 old, u64 new);
+void pasr_shim_trace_section(unsigned int section, bool free, bool masked);
+unsigned long pasr_shim_lock(void);
+void pasr_shim_unlock(unsigned long flags);
+u64 pasr_shim_now_ns(void);
+void pasr_shim_violation(unsigned int section, int kind, u64 free, u64 delta);
+void pasr_shim_defer_report(void);
+struct page *pasr_shim_alloc_block(u64 *paddr);
+void pasr_shim_free_block(struct page *page);
+struct page *pasr_shim_alloc_movable_block(u64 *paddr);
+int pasr_shim_partly_free_blocks(void);
+bool pasr_shim_reporting(void);
+u64 pasr_shim_block_size(void);
+
+/* Per-CPU statistics of the core's put and get calls, per section. */
+void pasr_shim_count_call(unsigned int section, bool put);
+void pasr_shim_calls(unsigned int section, u64 *puts, u64 *gets);
+
+#endif /* _MM_PASR_CORE_H */
