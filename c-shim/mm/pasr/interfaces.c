@@ -124,7 +124,6 @@ static void __init pasr_debugfs_init(void)
 	debugfs_create_file("dies", 0444, dir, NULL, &pasr_dies_fops);
 	debugfs_create_file("stats", 0444, dir, NULL, &pasr_stats_fops);
 	pasr_verify_debugfs_init(dir);
-	pasr_test_debugfs_init(dir);
 }
 
 /* /sys/kernel/mm/pasr, also home to the governor's directory */

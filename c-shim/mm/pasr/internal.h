@@ -100,15 +100,9 @@ u64 pasr_vlegal(enum pasr_mode mode, u32 n, u64 maskable);
 void __init pasr_verify_debugfs_init(struct dentry *dir);
 
 #ifdef CONFIG_PASR_TEST_DEBUGFS
-/* test.c: creates the test-only files in debugfs pasr/ (@dir). */
-void __init pasr_test_debugfs_init(struct dentry *dir);
 /* test.c: pasr_test.unsafe_init=1 lets PASR mask despite init_on_free. */
 extern bool pasr_test_unsafe_init;
 #else
-static inline void pasr_test_debugfs_init(struct dentry *dir)
-{
-}
-
 #define pasr_test_unsafe_init false
 #endif
 

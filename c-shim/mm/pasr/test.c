@@ -2,8 +2,8 @@
 /*
  * PASR: test-only debugfs files in /sys/kernel/debug/pasr/, built only for
  * test kernels (CONFIG_PASR_SELFTEST, CONFIG_PASR_FAULT_INJECTION) and kept
- * out of the production files; interfaces.c calls
- * pasr_test_debugfs_init() when it creates the directory:
+ * out of the production files: they join the directory interfaces.c made,
+ * if it did (PASR is on):
  *
  *  - skip_gets and faults (PASR_FAULT_INJECTION) break the accounting on
  *    purpose, so that tests can prove the verifier and the retention check
@@ -513,8 +513,12 @@ DEFINE_DEBUGFS_ATTRIBUTE(pasr_late_alloc_fops, pasr_late_alloc_get,
 			 pasr_late_alloc_set, "%llu\n");
 #endif
 
-void __init pasr_test_debugfs_init(struct dentry *dir)
+static int __init pasr_test_debugfs_init(void)
 {
+	struct dentry *dir = debugfs_lookup("pasr", NULL);
+
+	if (!dir)
+		return 0;
 #ifdef CONFIG_PASR_FAULT_INJECTION
 	debugfs_create_file_unsafe("skip_gets", 0200, dir, NULL,
 				   &pasr_skip_gets_fops);
@@ -535,4 +539,8 @@ void __init pasr_test_debugfs_init(struct dentry *dir)
 	debugfs_create_file("hot_remove", 0200, dir, NULL, &pasr_hot_remove_fops);
 #endif
 #endif
+	dput(dir);
+	return 0;
 }
+/* after interfaces.c's subsys_initcall */
+subsys_initcall_sync(pasr_test_debugfs_init);
