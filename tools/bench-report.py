@@ -943,7 +943,7 @@ def main():
     errs = [e for r in runs["on"] for e in r["errors"] if "calls" in e]
     cmed = {k: med(v) for k, v in cbm.items()}
     if layouts:
-        P("`pasr_rs_bench_calls()`: put + get pairs of max-order blocks on a private map of N "
+        P("`pasr_bench_calls()`: put + get pairs of max-order blocks on a private map of N "
           "dies of 512 MiB, cycling over every block; the live map is not touched. "
           f"{unit} per call (half a pair), in the **on** boots.")
         P("")

@@ -59,8 +59,8 @@ static inline bool pasr_is_on(void)
 void __cold __pasr_slowpath __pasr_kput(struct page *page, struct zone *zone,
 					int migratetype);
 void __cold __pasr_slowpath __pasr_kget(struct page *page);
-bool pasr_put_block(phys_addr_t paddr, unsigned long size, u64 *start,
-		    u64 *size_out);
+bool pasr_block_freed(phys_addr_t paddr, unsigned long size, u64 *start,
+		      u64 *size_out);
 
 #ifdef CONFIG_PASR_KUNIT_TEST
 /* Lets the KUnit suite show that its steering case fails without the rule. */

@@ -143,7 +143,7 @@ static void __init pasr_reporting_start(void)
 	if (ret) {
 		pr_err("cannot register for free page reporting (%d); PASR disabled, all memory refreshed\n",
 		       ret);
-		pasr_rs_shutdown(false);
+		pasr_refresh_all(false);
 		pasr_backend_off();
 	}
 }
@@ -182,9 +182,9 @@ void pasr_walk_free_blocks(struct zone *only, int mt,
 enum pasr_block_where pasr_block_where(struct page *page)
 {
 	struct pasr_section_info s;
-	int i = pasr_rs_lookup(PFN_PHYS(page_to_pfn(page)));
+	int i = pasr_section_of(PFN_PHYS(page_to_pfn(page)));
 
-	if (i < 0 || !pasr_rs_section_info(i, &s))
+	if (i < 0 || !pasr_section_snapshot(i, &s))
 		return PASR_BLOCK_OUTSIDE;
 	return s.free < s.size ? PASR_BLOCK_PARTLY_FREE :
 				 PASR_BLOCK_ENTIRELY_FREE;
@@ -226,7 +226,7 @@ static void __init pasr_seed_place(struct page *page, struct list_head *list,
 
 static int __init pasr_seed_stopped(void *unused)
 {
-	pasr_rs_set_accounting(true);
+	pasr_set_accounting(true);
 	/* count every block first (a section may span two zones), then place */
 	pasr_walk_free_blocks(NULL, -1, pasr_seed_count, NULL);
 	pasr_walk_free_blocks(NULL, -1, pasr_seed_place, NULL);
@@ -254,7 +254,7 @@ void __init pasr_backend_start(bool reporting)
 		static_branch_enable(&pasr_enabled_key);
 		return;
 	}
-	pasr_rs_set_accounting(false);
+	pasr_set_accounting(false);
 	static_branch_enable(&pasr_enabled_key);
 	stop_machine(pasr_seed_stopped, NULL, NULL);
 }

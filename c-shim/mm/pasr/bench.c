@@ -11,7 +11,7 @@
  *    and pasr_kput()), one pair at a time and, for MAX_PAGE_ORDER, also in
  *    batches;
  *  - with PASR, pasr_put() + pasr_get() pairs of max-order blocks on private
- *    maps of 1 to 256 sections, through pasr_rs_bench_calls() in the Rust
+ *    maps of 1 to 256 sections, through pasr_bench_calls() in the Rust
  *    core; the live map is not touched.
  *
  * Writing "transitions" times, with PASR, the locked path instead: sections
@@ -124,7 +124,7 @@ static void bench_calls_snapshot(u64 *calls, u64 *updates)
 {
 	struct pasr_stats st;
 
-	pasr_rs_stats(&st);
+	pasr_stats_snapshot(&st);
 	*calls = st.puts + st.gets;
 	*updates = st.mask_updates;
 }
@@ -217,16 +217,16 @@ static void bench_calls(const struct bench_call_case *c)
 	int r;
 
 	/* Warm up; 0 means the core refused the layout. */
-	if (!pasr_rs_bench_calls(c->dies, c->sections_per_die,
-				 BENCH_CALL_ITERS / 10)) {
+	if (!pasr_bench_calls(c->dies, c->sections_per_die,
+			      BENCH_CALL_ITERS / 10)) {
 		bench_error("calls dies=%d sections=%d error=refused\n",
 			    c->dies, c->dies * c->sections_per_die);
 		return;
 	}
 	for (r = 0; r < BENCH_ROUNDS; r++) {
 		cond_resched();
-		ns = pasr_rs_bench_calls(c->dies, c->sections_per_die,
-					 BENCH_CALL_ITERS);
+		ns = pasr_bench_calls(c->dies, c->sections_per_die,
+				      BENCH_CALL_ITERS);
 		seq_buf_printf(&bench_buf,
 			       "PASR-BENCH: calls dies=%d sections=%d round=%d pairs=%llu ns=%llu\n",
 			       c->dies, c->dies * c->sections_per_die, r,
@@ -351,7 +351,7 @@ static void bench_register(bool *registered)
 	struct pasr_die_info die;
 	int d;
 
-	for (d = 0; d < BENCH_TRANS_MAX_DIES && pasr_rs_die_info(d, &die); d++)
+	for (d = 0; d < BENCH_TRANS_MAX_DIES && pasr_die_snapshot(d, &die); d++)
 		if (!die.has_callback)
 			registered[d] = !pasr_register_mask_function(die.base,
 					bench_trans_mask_fn, &bench_trans_value[d]);
@@ -363,7 +363,7 @@ static void bench_unregister(const bool *registered)
 	int d;
 
 	for (d = 0; d < BENCH_TRANS_MAX_DIES; d++)
-		if (registered[d] && pasr_rs_die_info(d, &die))
+		if (registered[d] && pasr_die_snapshot(d, &die))
 			pasr_unregister_mask_function(die.base);
 }
 
@@ -379,7 +379,7 @@ static int bench_trans_sections(struct pasr_section_info *out, int max)
 	struct page *page;
 	int i, n = 0;
 
-	for (i = 0; n < max && pasr_rs_section_info(i, &s); i++) {
+	for (i = 0; n < max && pasr_section_snapshot(i, &s); i++) {
 		/* two blocks at least: one is held in the pinned mode */
 		if (s.free != s.size ||
 		    s.size < 2 * (PAGE_SIZE << MAX_PAGE_ORDER))
@@ -561,7 +561,7 @@ static bool bench_lat_wait_masked(int i, u64 t0)
 {
 	struct pasr_section_info s;
 
-	while (pasr_rs_section_info(i, &s) && !s.masked) {
+	while (pasr_section_snapshot(i, &s) && !s.masked) {
 		if (ktime_get_ns() - t0 > BENCH_LAT_MAX_NS)
 			return false;
 		usleep_range(20, 50);
@@ -587,7 +587,7 @@ static void bench_latency(void)
 			bench_error("latency round=%d error=no-entirely-free-section\n", r);
 			break;
 		}
-		i = pasr_rs_lookup(secs[0].start);
+		i = pasr_section_of(secs[0].start);
 		n = secs[0].size >> (PAGE_SHIFT + MAX_PAGE_ORDER);
 		if (i < 0 || n > BENCH_LAT_BLOCKS) {
 			bench_error("latency round=%d error=section-too-large\n", r);
@@ -604,7 +604,7 @@ static void bench_latency(void)
 			if (!bench_trans_take(bench_lat_pages[k]))
 				break;
 		}
-		if (k < n || !pasr_rs_section_info(i, &s) || s.masked) {
+		if (k < n || !pasr_section_snapshot(i, &s) || s.masked) {
 			while (k--)
 				bench_trans_put_back(bench_lat_pages[k], false);
 			bench_error("latency round=%d error=%s\n", r,
@@ -670,7 +670,7 @@ static int bench_freeable_show(struct seq_file *m, void *v)
 	char c;
 
 	seq_puts(m, "map=");
-	for (i = 0; pasr_rs_section_info(i, &s); i++) {
+	for (i = 0; pasr_section_snapshot(i, &s); i++) {
 		if (s.free == s.size)
 			c = 'F';	/* entirely free */
 		else if (pasr_gov_reserved(i))

@@ -19,15 +19,15 @@ struct page;
 #define PASR_MAX_SECTIONS	256
 
 /* Implemented in Rust (mm/pasr/pasr.rs) for the C files of mm/pasr/. */
-int pasr_rs_init(char *const *dies, size_t ndies, char *const *ilvs,
-		 size_t nilvs, u64 min_section);
-void pasr_rs_late_init(void);
-void pasr_rs_shutdown(bool panic);
-void pasr_rs_resync(void);
-void pasr_rs_set_accounting(bool on);
-void pasr_rs_debug_log(void);
-void pasr_rs_defer_raise_on(void);
-void pasr_rs_raise_pending(void);
+int pasr_map_init(char *const *dies, size_t ndies, char *const *ilvs,
+		  size_t nilvs, u64 min_section);
+void pasr_map_late_init(void);
+void pasr_refresh_all(bool panic);
+void pasr_resync(void);
+void pasr_set_accounting(bool on);
+void pasr_debug_log_flush(void);
+void pasr_defer_raising(void);
+void pasr_raise_pending(void);
 
 /* Raw properties of one die@ node of a "linux,pasr-ddr-layout" node. */
 struct pasr_dt_die {
@@ -42,8 +42,8 @@ struct pasr_dt_die {
 	int interleave_len;
 };
 
-int pasr_rs_init_dt(const struct pasr_dt_die *dies, size_t n, u32 addr_cells,
-		    u32 size_cells, u64 min_section);
+int pasr_map_init_dt(const struct pasr_dt_die *dies, size_t n, u32 addr_cells,
+		     u32 size_cells, u64 min_section);
 
 /* Snapshots from the Rust core, for sysfs and debugfs (mirrored in pasr.rs). */
 struct pasr_section_info {
@@ -70,15 +70,15 @@ struct pasr_mismatch {
 	bool masked, expected_masked;
 };
 
-bool pasr_rs_section_info(int section, struct pasr_section_info *out);
-bool pasr_rs_die_info(int die, struct pasr_die_info *out);
-void pasr_rs_stats(struct pasr_stats *out);
-int pasr_rs_lookup(u64 paddr);
-int pasr_rs_verify(const u64 *actual, int n, struct pasr_mismatch *out,
-		   int max_out);
-void pasr_rs_set_skip_gets(u64 n);
-void pasr_rs_set_faults(u32 faults);
-u32 pasr_rs_faults(void);
+bool pasr_section_snapshot(int section, struct pasr_section_info *out);
+bool pasr_die_snapshot(int die, struct pasr_die_info *out);
+void pasr_stats_snapshot(struct pasr_stats *out);
+int pasr_section_of(u64 paddr);
+int pasr_check_counts(const u64 *actual, int n, struct pasr_mismatch *out,
+		      int max_out);
+void pasr_fault_skip_gets(u64 n);
+void pasr_fault_set(u32 faults);
+u32 pasr_faults_active(void);
 
 /*
  * Test-only faults of the C side (CONFIG_PASR_FAULT_INJECTION), bits of the
@@ -96,31 +96,31 @@ u32 pasr_rs_faults(void);
 static inline bool pasr_fault(u32 fault)
 {
 #ifdef CONFIG_PASR_FAULT_INJECTION
-	return pasr_rs_faults() & fault;
+	return pasr_faults_active() & fault;
 #else
 	return false;
 #endif
 }
 
-u64 pasr_rs_bench_calls(int dies, int sections, u64 iterations);
+u64 pasr_bench_calls(int dies, int sections, u64 iterations);
 
 /* Implemented in C (mm/pasr/runtime.c, kunit_live.c) for the Rust core. */
-void pasr_shim_trace_mask(unsigned int die, u64 old, u64 new);
-void pasr_shim_trace_section(unsigned int section, bool free, bool masked);
-unsigned long pasr_shim_lock(void);
-void pasr_shim_unlock(unsigned long flags);
-u64 pasr_shim_now_ns(void);
-void pasr_shim_violation(unsigned int section, int kind, u64 free, u64 delta);
-void pasr_shim_defer_report(void);
-struct page *pasr_shim_alloc_block(u64 *paddr);
-void pasr_shim_free_block(struct page *page);
-struct page *pasr_shim_alloc_movable_block(u64 *paddr);
-int pasr_shim_partly_free_blocks(void);
-bool pasr_shim_reporting(void);
-u64 pasr_shim_block_size(void);
+void pasr_trace_mask_update(unsigned int die, u64 old, u64 new);
+void pasr_trace_section_state(unsigned int section, bool free, bool masked);
+unsigned long pasr_lock_irqsave(void);
+void pasr_unlock_irqrestore(unsigned long flags);
+u64 pasr_clock_ns(void);
+void pasr_report_violation(unsigned int section, int kind, u64 free, u64 delta);
+void pasr_defer_report(void);
+struct page *pasr_test_alloc_block(u64 *paddr);
+void pasr_test_free_block(struct page *page);
+struct page *pasr_test_alloc_movable_block(u64 *paddr);
+int pasr_test_partly_free_blocks(void);
+bool pasr_test_reporting(void);
+u64 pasr_block_size(void);
 
 /* Per-CPU statistics of the core's put and get calls, per section. */
-void pasr_shim_count_call(unsigned int section, bool put);
-void pasr_shim_calls(unsigned int section, u64 *puts, u64 *gets);
+void pasr_count_call(unsigned int section, bool put);
+void pasr_calls_sum(unsigned int section, u64 *puts, u64 *gets);
 
 #endif /* _MM_PASR_CORE_H */

@@ -166,7 +166,7 @@ static unsigned long pasr_gov_release(int i)
 	struct pasr_section_info s;
 	unsigned long start, end;
 
-	if (!test_bit(i, pasr_reserved) || !pasr_rs_section_info(i, &s) ||
+	if (!test_bit(i, pasr_reserved) || !pasr_section_snapshot(i, &s) ||
 	    !pasr_gov_range(&s, &start, &end))
 		return 0;
 	/* Used again before the pages reach the free lists, which put them. */
@@ -211,7 +211,7 @@ static bool pasr_gov_step(void)
 	 */
 	get_online_mems();
 	mutex_lock(&pasr_gov_lock);
-	for (i = 0; i < PASR_GOV_SECTIONS && pasr_rs_section_info(i, &s); i++) {
+	for (i = 0; i < PASR_GOV_SECTIONS && pasr_section_snapshot(i, &s); i++) {
 		if (pasr_backoff[i]) {
 			pasr_backoff[i]--;
 			continue;
@@ -338,7 +338,7 @@ static int pasr_gov_memory(struct notifier_block *nb, unsigned long action,
 		return NOTIFY_OK;
 	mutex_lock(&pasr_gov_lock);
 	for_each_set_bit(i, pasr_reserved, PASR_GOV_SECTIONS) {
-		if (pasr_rs_section_info(i, &s) &&
+		if (pasr_section_snapshot(i, &s) &&
 		    PHYS_PFN(s.start) < hi && PHYS_PFN(s.start + s.size) > lo &&
 		    pasr_gov_release(i))
 			pr_info("section %d given back: [mem %#llx-%#llx] goes offline\n",

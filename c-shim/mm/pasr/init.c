@@ -129,8 +129,8 @@ static int __init pasr_init_dt(void)
 						&d->interleave_len);
 		n++;
 	}
-	ret = n ? pasr_rs_init_dt(pasr_dt_dies, n, addr_cells, size_cells,
-				  PAGE_SIZE << MAX_PAGE_ORDER) : 1;
+	ret = n ? pasr_map_init_dt(pasr_dt_dies, n, addr_cells, size_cells,
+				   PAGE_SIZE << MAX_PAGE_ORDER) : 1;
 	if (!n)
 		pr_err("%pOF: no die@ nodes; PASR disabled\n", np);
 	of_node_put(np);
@@ -146,7 +146,7 @@ static int __init pasr_init_dt(void)
 static int __init pasr_late_init(void)
 {
 	if (pasr_is_on())
-		pasr_rs_late_init();
+		pasr_map_late_init();
 	return 0;
 }
 late_initcall(pasr_late_init);
@@ -187,9 +187,9 @@ static int __init pasr_init(void)
 		return 0;
 	}
 	if (pasr_ndies || pasr_nilvs)
-		ret = pasr_rs_init(pasr_die_args, min(pasr_ndies, PASR_MAX_ARGS),
-				   pasr_ilv_args, min(pasr_nilvs, PASR_MAX_ARGS),
-				   PAGE_SIZE << MAX_PAGE_ORDER);
+		ret = pasr_map_init(pasr_die_args, min(pasr_ndies, PASR_MAX_ARGS),
+				    pasr_ilv_args, min(pasr_nilvs, PASR_MAX_ARGS),
+				    PAGE_SIZE << MAX_PAGE_ORDER);
 	else
 		ret = pasr_init_dt();
 	if (ret)
@@ -205,12 +205,12 @@ static int __init pasr_init(void)
 	if (why) {
 		pr_err("%s is on: it needs free pages to keep their contents, which unrefreshed DRAM loses; PASR disabled, all memory refreshed\n",
 		       why);
-		pasr_rs_shutdown(false);
+		pasr_refresh_all(false);
 		return 0;
 	}
 	pasr_lifecycle_init();
 	/* masks are raised from irq_work, never under zone->lock */
-	pasr_rs_defer_raise_on();
+	pasr_defer_raising();
 	pasr_backend_start(pasr_use_reporting);
 	pr_info("enabled (%s backend)\n", pasr_backend_name);
 	return 0;

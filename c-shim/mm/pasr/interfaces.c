@@ -25,7 +25,7 @@ static ssize_t _name##_show(struct kobject *kobj,			\
 {									\
 	struct pasr_stats st;						\
 									\
-	pasr_rs_stats(&st);						\
+	pasr_stats_snapshot(&st);						\
 	return sysfs_emit(buf, _fmt "\n", _expr);			\
 }									\
 static struct kobj_attribute _name##_attr = __ATTR_RO(_name)
@@ -67,7 +67,7 @@ static int pasr_map_show(struct seq_file *m, void *v)
 	int i;
 
 	seq_puts(m, "# section start end die bit pair free masked transitions masked_ms reserved\n");
-	for (i = 0; pasr_rs_section_info(i, &s); i++)
+	for (i = 0; pasr_section_snapshot(i, &s); i++)
 		seq_printf(m, "%d %#llx %#llx %d %d %d %llu %d %llu %llu %d\n",
 			   i, s.start, s.start + s.size - 1, s.die, s.bit,
 			   s.pair, s.free, s.masked, s.transitions,
@@ -83,7 +83,7 @@ static int pasr_dies_show(struct seq_file *m, void *v)
 	int i;
 
 	seq_puts(m, "# die base size mode sections mask value callback\n");
-	for (i = 0; pasr_rs_die_info(i, &d); i++)
+	for (i = 0; pasr_die_snapshot(i, &d); i++)
 		seq_printf(m, "%d %#llx %#llx %s %d %#llx %#llx %d\n",
 			   i, d.base, d.size,
 			   d.mode >= 0 && d.mode < ARRAY_SIZE(pasr_mode_names) ?
@@ -97,7 +97,7 @@ static int pasr_stats_show(struct seq_file *m, void *v)
 {
 	struct pasr_stats st;
 
-	pasr_rs_stats(&st);
+	pasr_stats_snapshot(&st);
 	seq_printf(m, "state %s\n", st.state >= 0 &&
 		   st.state < ARRAY_SIZE(pasr_state_names) ?
 		   pasr_state_names[st.state] : "?");

@@ -25,7 +25,7 @@ void pasr_set_steering_off(bool off)
 }
 
 /* For the live KUnit cases: a real max-order block from the buddy allocator. */
-struct page *pasr_shim_alloc_block(u64 *paddr)
+struct page *pasr_test_alloc_block(u64 *paddr)
 {
 	struct page *page = alloc_pages(GFP_KERNEL | __GFP_NOWARN, MAX_PAGE_ORDER);
 
@@ -34,13 +34,13 @@ struct page *pasr_shim_alloc_block(u64 *paddr)
 	return page;
 }
 
-void pasr_shim_free_block(struct page *page)
+void pasr_test_free_block(struct page *page)
 {
 	__free_pages(page, MAX_PAGE_ORDER);
 }
 
 /* For the live KUnit steering case: a max-order block of movable memory. */
-struct page *pasr_shim_alloc_movable_block(u64 *paddr)
+struct page *pasr_test_alloc_movable_block(u64 *paddr)
 {
 	struct page *page = alloc_pages(GFP_HIGHUSER_MOVABLE | __GFP_NOWARN |
 					__GFP_NORETRY, MAX_PAGE_ORDER);
@@ -64,7 +64,7 @@ static void pasr_count_partly_free(struct page *page, struct list_head *list,
 		(*(int *)n)++;
 }
 
-int pasr_shim_partly_free_blocks(void)
+int pasr_test_partly_free_blocks(void)
 {
 	struct zone *zone, *top = NULL;
 	int n = 0;
@@ -81,7 +81,7 @@ int pasr_shim_partly_free_blocks(void)
 }
 
 /* For the live KUnit cases: whether the reporting backend counts. */
-bool pasr_shim_reporting(void)
+bool pasr_test_reporting(void)
 {
 	return static_key_enabled(&pasr_reporting_key);
 }

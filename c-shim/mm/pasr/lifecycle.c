@@ -31,7 +31,7 @@
 static int pasr_reboot_notify(struct notifier_block *nb, unsigned long action,
 			      void *data)
 {
-	pasr_rs_shutdown(false);
+	pasr_refresh_all(false);
 	return NOTIFY_DONE;
 }
 
@@ -58,7 +58,7 @@ static void pasr_panic_shutdown(void)
 			udelay(1);
 		}
 	}
-	pasr_rs_shutdown(true);
+	pasr_refresh_all(true);
 }
 
 static int pasr_panic_notify(struct notifier_block *nb, unsigned long action,
@@ -91,11 +91,11 @@ static int pasr_pm_notify(struct notifier_block *nb, unsigned long action,
 {
 	switch (action) {
 	case PM_RESTORE_PREPARE:
-		pasr_rs_shutdown(false);
+		pasr_refresh_all(false);
 		pasr_backend_off();
 		break;
 	case PM_POST_HIBERNATION:
-		pasr_rs_resync();
+		pasr_resync();
 		break;
 	}
 	return NOTIFY_DONE;

@@ -31,7 +31,7 @@
 /* Taken only when a section enters or leaves "entirely free". */
 DEFINE_RAW_SPINLOCK(pasr_lock);
 
-unsigned long pasr_shim_lock(void)
+unsigned long pasr_lock_irqsave(void)
 {
 	unsigned long flags;
 
@@ -39,12 +39,12 @@ unsigned long pasr_shim_lock(void)
 	return flags;
 }
 
-void pasr_shim_unlock(unsigned long flags)
+void pasr_unlock_irqrestore(unsigned long flags)
 {
 	raw_spin_unlock_irqrestore(&pasr_lock, flags);
 }
 
-u64 pasr_shim_now_ns(void)
+u64 pasr_clock_ns(void)
 {
 	return ktime_get_mono_fast_ns();
 }
@@ -98,7 +98,7 @@ static void pasr_report_print(void)
 		for_each_populated_zone(zone)
 			lockdep_assert_once(lockdep_is_held(&zone->lock) != LOCK_STATE_HELD);
 	}
-	pasr_rs_debug_log();
+	pasr_debug_log_flush();
 	if (atomic_read(&pasr_violation_pending) == 1) {
 		atomic_set(&pasr_violation_pending, 2);
 		schedule_work(&pasr_violation_work);
@@ -107,13 +107,13 @@ static void pasr_report_print(void)
 
 static void pasr_report_irq_work(struct irq_work *work)
 {
-	pasr_rs_raise_pending();
+	pasr_raise_pending();
 	pasr_report_print();
 }
 
 static DEFINE_IRQ_WORK(pasr_report_work, pasr_report_irq_work);
 
-void pasr_shim_defer_report(void)
+void pasr_defer_report(void)
 {
 	/* test-only: print in the caller's context, as before the deferral */
 	if (pasr_fault(PASR_FAULT_REPORT_NOW)) {
@@ -124,7 +124,7 @@ void pasr_shim_defer_report(void)
 }
 
 /* Called once, by the core, which has already cleared every mask. */
-void pasr_shim_violation(unsigned int section, int kind, u64 free, u64 delta)
+void pasr_report_violation(unsigned int section, int kind, u64 free, u64 delta)
 {
 	pasr_violation.section = section;
 	pasr_violation.kind = kind;
@@ -133,7 +133,7 @@ void pasr_shim_violation(unsigned int section, int kind, u64 free, u64 delta)
 	pasr_violation.nr_stack = stack_trace_save(pasr_violation.stack,
 						   PASR_VIOLATION_STACK, 1);
 	atomic_set_release(&pasr_violation_pending, 1);
-	pasr_shim_defer_report();
+	pasr_defer_report();
 }
 
 /*
@@ -149,7 +149,7 @@ EXPORT_SYMBOL_GPL(pasr_die_describe);
 EXPORT_SYMBOL_GPL(pasr_put);
 EXPORT_SYMBOL_GPL(pasr_get);
 
-u64 pasr_shim_block_size(void)
+u64 pasr_block_size(void)
 {
 	return PAGE_SIZE << MAX_PAGE_ORDER;
 }
@@ -165,7 +165,7 @@ struct pasr_calls {
 
 static DEFINE_PER_CPU(struct pasr_calls, pasr_calls);
 
-void pasr_shim_count_call(unsigned int section, bool put)
+void pasr_count_call(unsigned int section, bool put)
 {
 	if (put)
 		this_cpu_inc(pasr_calls.puts[section]);
@@ -173,7 +173,7 @@ void pasr_shim_count_call(unsigned int section, bool put)
 		this_cpu_inc(pasr_calls.gets[section]);
 }
 
-void pasr_shim_calls(unsigned int section, u64 *puts, u64 *gets)
+void pasr_calls_sum(unsigned int section, u64 *puts, u64 *gets)
 {
 	int cpu;
 
@@ -185,12 +185,12 @@ void pasr_shim_calls(unsigned int section, u64 *puts, u64 *gets)
 	}
 }
 
-void pasr_shim_trace_mask(unsigned int die, u64 old, u64 new)
+void pasr_trace_mask_update(unsigned int die, u64 old, u64 new)
 {
 	trace_pasr_mask_update(die, old, new);
 }
 
-void pasr_shim_trace_section(unsigned int section, bool free, bool masked)
+void pasr_trace_section_state(unsigned int section, bool free, bool masked)
 {
 	trace_pasr_section_state(section, free, masked);
 }

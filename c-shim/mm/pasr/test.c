@@ -76,7 +76,7 @@ static int __init pasr_test_faults_param(char *val)
 	int ret = val ? kstrtou32(val, 0, &faults) : -EINVAL;
 
 	if (!ret)
-		pasr_rs_set_faults(faults);
+		pasr_fault_set(faults);
 	return ret;
 }
 early_param("pasr_test.faults", pasr_test_faults_param);
@@ -93,7 +93,7 @@ early_param("pasr_test.faults", pasr_test_faults_param);
 #ifdef CONFIG_PASR_FAULT_INJECTION
 static int pasr_skip_gets_set(void *data, u64 val)
 {
-	pasr_rs_set_skip_gets(val);
+	pasr_fault_skip_gets(val);
 	return 0;
 }
 DEFINE_DEBUGFS_ATTRIBUTE(pasr_skip_gets_fops, NULL, pasr_skip_gets_set,
@@ -101,7 +101,7 @@ DEFINE_DEBUGFS_ATTRIBUTE(pasr_skip_gets_fops, NULL, pasr_skip_gets_set,
 
 static int pasr_faults_set(void *data, u64 val)
 {
-	pasr_rs_set_faults(val);
+	pasr_fault_set(val);
 	return 0;
 }
 DEFINE_DEBUGFS_ATTRIBUTE(pasr_faults_fops, NULL, pasr_faults_set, "%llu\n");
@@ -458,12 +458,12 @@ static int pasr_late_alloc_suspend_noirq(struct device *dev)
 	if (!pasr_late_alloc_armed)
 		return 0;
 	pasr_late_alloc_armed = false;
-	pasr_rs_set_skip_gets(U64_MAX);
+	pasr_fault_skip_gets(U64_MAX);
 	while ((page = alloc_pages(GFP_NOWAIT | __GFP_NOWARN, MAX_PAGE_ORDER))) {
 		list_add(&page->lru, &pasr_late_alloc_pages);
 		pasr_late_alloc_blocks++;
 	}
-	pasr_rs_set_skip_gets(0);
+	pasr_fault_skip_gets(0);
 	pr_info("test: late allocation: %lu max-order blocks taken in a noirq callback, PASR's gets dropped\n",
 		pasr_late_alloc_blocks);
 	return 0;
@@ -513,6 +513,7 @@ DEFINE_DEBUGFS_ATTRIBUTE(pasr_late_alloc_fops, pasr_late_alloc_get,
 			 pasr_late_alloc_set, "%llu\n");
 #endif
 
+/* After interfaces.c's subsys_initcall has made the directory. */
 static int __init pasr_test_debugfs_init(void)
 {
 	struct dentry *dir = debugfs_lookup("pasr", NULL);
@@ -542,5 +543,4 @@ static int __init pasr_test_debugfs_init(void)
 	dput(dir);
 	return 0;
 }
-/* after interfaces.c's subsys_initcall */
 subsys_initcall_sync(pasr_test_debugfs_init);

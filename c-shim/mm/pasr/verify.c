@@ -173,8 +173,8 @@ static int pasr_verify_stopped(void *data)
 
 	res->reporting = static_key_enabled(&pasr_reporting_key);
 	/* masks an irq_work has yet to raise: raise them, to compare exactly */
-	pasr_rs_raise_pending();
-	pasr_rs_stats(&st);
+	pasr_raise_pending();
+	pasr_stats_snapshot(&st);
 	res->sections = pasr_nvsects;
 	memset(pasr_actual, 0, sizeof(pasr_actual));
 	pasr_walk_free_blocks(NULL, -1, pasr_verify_block, res);
@@ -184,12 +184,12 @@ static int pasr_verify_stopped(void *data)
 		u64 lo = pasr_actual[i], hi;
 
 		pasr_core_sect[i] = -1;
-		for (k = 0; pasr_rs_section_info(k, &si); k++)
+		for (k = 0; pasr_section_snapshot(k, &si); k++)
 			if (si.start == v->start && si.size == v->size &&
 			    si.bit == v->bit)
 				pasr_core_sect[i] = k;
 		if (pasr_core_sect[i] < 0 ||
-		    !pasr_rs_section_info(pasr_core_sect[i], &si))
+		    !pasr_section_snapshot(pasr_core_sect[i], &si))
 			si = (struct pasr_section_info){ .free = U64_MAX };
 		pasr_counted[i] = si.free;
 		pasr_masked[i] = si.masked;
@@ -234,7 +234,7 @@ static int pasr_verify_stopped(void *data)
 		}
 	}
 	/* a section of the core's that is not one of ours */
-	for (k = 0; pasr_rs_section_info(k, &si); k++) {
+	for (k = 0; pasr_section_snapshot(k, &si); k++) {
 		for (i = 0; i < pasr_nvsects && pasr_core_sect[i] != k; i++)
 			;
 		if (i < pasr_nvsects)

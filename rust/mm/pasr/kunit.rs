@@ -22,8 +22,9 @@ use kernel::bindings;
 // The C side of the live cases, from `mm/pasr/core.h` (Rust only hands `struct page`
 // pointers back).
 use kernel::bindings::{
-    page, pasr_set_steering_off, pasr_shim_alloc_block, pasr_shim_alloc_movable_block,
-    pasr_shim_block_size, pasr_shim_free_block, pasr_shim_partly_free_blocks, pasr_shim_reporting,
+    page, pasr_block_size, pasr_set_steering_off, pasr_test_alloc_block,
+    pasr_test_alloc_movable_block, pasr_test_free_block, pasr_test_partly_free_blocks,
+    pasr_test_reporting,
 };
 
 const MIB: u64 = 1 << 20;
@@ -139,7 +140,7 @@ fn live_map_is_enabled() {
     // Memory was freed into the buddy allocator at boot: the hooks counted some of it free (the
     // reporting backend counts it seconds later, when page reporting reports it).
     // SAFETY: FFI call without preconditions.
-    check!(m.totals().1 > 0 || unsafe { pasr_shim_reporting() });
+    check!(m.totals().1 > 0 || unsafe { pasr_test_reporting() });
 }
 
 fn live_max_order_blocks() {
@@ -147,12 +148,12 @@ fn live_max_order_blocks() {
     let Some(m) = live() else { return };
     check!(m.state() == State::On);
     // SAFETY: FFI call without preconditions.
-    let block = unsafe { pasr_shim_block_size() };
+    let block = unsafe { pasr_block_size() };
     let mut blocks = [(core::ptr::null_mut::<page>(), 0u64, 0u64); N];
     for b in blocks.iter_mut() {
         let mut paddr = 0;
         // SAFETY: `paddr` is valid for writes.
-        let page = unsafe { pasr_shim_alloc_block(&mut paddr) };
+        let page = unsafe { pasr_test_alloc_block(&mut paddr) };
         if page.is_null() {
             break;
         }
@@ -167,15 +168,15 @@ fn live_max_order_blocks() {
     }
     check!(!blocks[0].0.is_null());
     // SAFETY: FFI call without preconditions.
-    let reporting = unsafe { pasr_shim_reporting() };
+    let reporting = unsafe { pasr_test_reporting() };
     for &(page, paddr, _) in blocks.iter().rev() {
         if page.is_null() {
             continue;
         }
         let i = m.lookup(paddr).unwrap_or(0);
         let before = m.free(i);
-        // SAFETY: `page` came from `pasr_shim_alloc_block` and is freed once.
-        unsafe { pasr_shim_free_block(page) };
+        // SAFETY: `page` came from `pasr_test_alloc_block` and is freed once.
+        unsafe { pasr_test_free_block(page) };
         // The hooks count the block at once; the reporting backend once page reporting's
         // worker reports it, seconds later (or meanwhile).
         let after = m.free(i);
@@ -264,7 +265,7 @@ fn steering_round(steer: bool) -> (usize, usize, usize, usize) {
     while n < MAX_HELD && emptied.is_none() {
         let mut paddr = 0;
         // SAFETY: `paddr` is valid for writes.
-        let page = unsafe { pasr_shim_alloc_movable_block(&mut paddr) };
+        let page = unsafe { pasr_test_alloc_movable_block(&mut paddr) };
         if page.is_null() {
             break;
         }
@@ -278,9 +279,9 @@ fn steering_round(steer: bool) -> (usize, usize, usize, usize) {
     let free = |held: &mut [(*mut page, u64)], last: bool| {
         for b in held.iter_mut().filter(|b| !b.0.is_null()) {
             if (m.lookup(b.1) == Some(emptied)) == last {
-                // SAFETY: The page came from `pasr_shim_alloc_movable_block` and is freed
+                // SAFETY: The page came from `pasr_test_alloc_movable_block` and is freed
                 // once: its entry is cleared.
-                unsafe { pasr_shim_free_block(b.0) };
+                unsafe { pasr_test_free_block(b.0) };
                 *b = (core::ptr::null_mut(), 0);
             }
         }
@@ -290,13 +291,13 @@ fn steering_round(steer: bool) -> (usize, usize, usize, usize) {
     let setup = n;
 
     // SAFETY: FFI call without preconditions.
-    let want = usize::try_from(unsafe { pasr_shim_partly_free_blocks() }).unwrap_or(0);
+    let want = usize::try_from(unsafe { pasr_test_partly_free_blocks() }).unwrap_or(0);
     let entire = free_sections(m);
     let mut n = 0;
     while n < want.min(MAX_HELD) {
         let mut paddr = 0;
         // SAFETY: `paddr` is valid for writes.
-        let page = unsafe { pasr_shim_alloc_movable_block(&mut paddr) };
+        let page = unsafe { pasr_test_alloc_movable_block(&mut paddr) };
         if page.is_null() {
             break;
         }
@@ -318,7 +319,7 @@ fn live_steering_keeps_free_sections_last() {
     let Some(m) = live() else { return };
     check!(m.state() == State::On);
     // SAFETY: FFI call without preconditions.
-    if unsafe { pasr_shim_reporting() } {
+    if unsafe { pasr_test_reporting() } {
         skip("the reporting backend does not steer: page reporting puts reported blocks last");
         return;
     }
@@ -466,7 +467,7 @@ fn live_mask_values_reach_dies() {
     while taken < MAX_HELD && !changed(m) {
         let mut paddr = 0;
         // SAFETY: `paddr` is valid for writes.
-        let page = unsafe { pasr_shim_alloc_movable_block(&mut paddr) };
+        let page = unsafe { pasr_test_alloc_movable_block(&mut paddr) };
         if page.is_null() {
             break;
         }
@@ -478,9 +479,9 @@ fn live_mask_values_reach_dies() {
 
     // Give them back: the section is entirely free and masked again.
     for b in held[..taken].iter_mut() {
-        // SAFETY: The page came from `pasr_shim_alloc_movable_block` and is freed once: its
+        // SAFETY: The page came from `pasr_test_alloc_movable_block` and is freed once: its
         // entry is cleared.
-        unsafe { pasr_shim_free_block(b.0) };
+        unsafe { pasr_test_free_block(b.0) };
         *b = (core::ptr::null_mut(), 0);
     }
     let (freed_ok, after_free) = values_reached(m, n);
@@ -506,7 +507,7 @@ fn live_mask_values_reach_dies() {
     check!(unmasked);
     check!(taken_ok && after_take > registered);
     // SAFETY: FFI call without preconditions.
-    if unsafe { pasr_shim_reporting() } {
+    if unsafe { pasr_test_reporting() } {
         // Freed blocks count once page reporting reports them, seconds later: the case does not
         // wait for that (the selftests do).
         kernel::pr_info!("mask values: reporting backend: raising after the free not awaited\n");

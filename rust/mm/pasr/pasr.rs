@@ -60,31 +60,31 @@ pub(crate) type LiveEnv = KernelEnv<true>;
 unsafe impl<const STATS: bool> Env for KernelEnv<STATS> {
     fn with_lock<R>(&self, f: impl FnOnce() -> R) -> R {
         // SAFETY: FFI call without preconditions; it returns the saved irq flags.
-        let flags = unsafe { bindings::pasr_shim_lock() };
+        let flags = unsafe { bindings::pasr_lock_irqsave() };
         let r = f();
         // SAFETY: The lock is held, and `flags` came from the matching lock call.
-        unsafe { bindings::pasr_shim_unlock(flags) };
+        unsafe { bindings::pasr_unlock_irqrestore(flags) };
         r
     }
 
     fn now_ns(&self) -> u64 {
         // SAFETY: FFI call without preconditions, usable in any context.
-        unsafe { bindings::pasr_shim_now_ns() }
+        unsafe { bindings::pasr_clock_ns() }
     }
 
     fn mask_changed(&self, die: usize, old: u64, new: u64) {
         // SAFETY: FFI call without preconditions, usable in atomic context.
-        unsafe { bindings::pasr_shim_trace_mask(die as u32, old, new) };
+        unsafe { bindings::pasr_trace_mask_update(die as u32, old, new) };
     }
 
     fn section_changed(&self, section: usize, free: bool, masked: bool) {
         // SAFETY: FFI call without preconditions, usable in atomic context.
-        unsafe { bindings::pasr_shim_trace_section(section as u32, free, masked) };
+        unsafe { bindings::pasr_trace_section_state(section as u32, free, masked) };
     }
 
     fn violation(&self, section: usize, kind: Violation, free: u64, delta: u64) {
         // SAFETY: FFI call without preconditions.
-        unsafe { bindings::pasr_shim_violation(section as u32, kind as c_int, free, delta) };
+        unsafe { bindings::pasr_report_violation(section as u32, kind as c_int, free, delta) };
     }
 
     fn defers_raise(&self) -> bool {
@@ -93,14 +93,14 @@ unsafe impl<const STATS: bool> Env for KernelEnv<STATS> {
 
     fn schedule_raise(&self) {
         // SAFETY: FFI call without preconditions; it only queues an irq_work.
-        unsafe { bindings::pasr_shim_defer_report() };
+        unsafe { bindings::pasr_defer_report() };
     }
 
     fn count_call(&self, section: usize, put: bool) {
         if STATS {
             // SAFETY: FFI call, usable in any context; `section` is below `MAX_SECTIONS`, the
             // size of the C side's arrays (checked at build time below).
-            unsafe { bindings::pasr_shim_count_call(section as u32, put) };
+            unsafe { bindings::pasr_count_call(section as u32, put) };
         }
     }
 
@@ -108,7 +108,7 @@ unsafe impl<const STATS: bool> Env for KernelEnv<STATS> {
         let (mut puts, mut gets) = (0, 0);
         if STATS {
             // SAFETY: As above; the pointers are valid for writes for the call.
-            unsafe { bindings::pasr_shim_calls(section as u32, &mut puts, &mut gets) };
+            unsafe { bindings::pasr_calls_sum(section as u32, &mut puts, &mut gets) };
         }
         (puts, gets)
     }
@@ -119,20 +119,20 @@ const _: () = assert!(bindings::PASR_MAX_SECTIONS as usize == MAX_SECTIONS);
 
 /// Whether masks are raised from irq_work (see `Env::defers_raise`): off in early boot, when
 /// the buddy allocator is filled on one CPU and irq_work cannot be raised yet; switched on by
-/// [`pasr_rs_defer_raise_on`].
+/// [`pasr_defer_raising`].
 static DEFER_RAISE: core::sync::atomic::AtomicBool = core::sync::atomic::AtomicBool::new(false);
 
 /// From now on, a section that becomes entirely free is masked from irq_work, never under the
 /// allocator's zone lock. Called by the C side once irq_work works.
 #[no_mangle]
-pub extern "C" fn pasr_rs_defer_raise_on() {
+pub extern "C" fn pasr_defer_raising() {
     DEFER_RAISE.store(true, core::sync::atomic::Ordering::Relaxed);
 }
 
 /// Raises the masks deferred by `put`s. Called by the C side from irq_work, and by the verifier
 /// before it compares masks with the free lists.
 #[no_mangle]
-pub extern "C" fn pasr_rs_raise_pending() {
+pub extern "C" fn pasr_raise_pending() {
     pasr().raise_pending();
 }
 
@@ -140,7 +140,7 @@ pub extern "C" fn pasr_rs_raise_pending() {
 ///
 /// # Invariants
 ///
-/// The map is only reached mutably by [`pasr_rs_init`], once, during early boot, while a single
+/// The map is only reached mutably by [`pasr_map_init`], once, during early boot, while a single
 /// CPU runs and before anything else may reach it; afterwards it is only shared.
 struct Global(core::cell::UnsafeCell<Map<LiveEnv>>);
 
@@ -220,7 +220,7 @@ fn report(err: &LayoutError, src: &Source<'_>) {
 ///
 /// # Safety
 ///
-/// Same as [`pasr_rs_init`].
+/// Same as [`pasr_map_init`].
 unsafe fn init_from(
     parsed: Result<Layout, LayoutError>,
     src: &Source<'_>,
@@ -250,7 +250,7 @@ unsafe fn init_from(
 /// `dies` and `ilvs` must point to `ndies` and `nilvs` entries that are null or point to
 /// NUL-terminated strings.
 #[no_mangle]
-pub unsafe extern "C" fn pasr_rs_init(
+pub unsafe extern "C" fn pasr_map_init(
     dies: *const *mut c_char,
     ndies: usize,
     ilvs: *const *mut c_char,
@@ -312,14 +312,14 @@ unsafe fn prop<'a>(p: *const c_void, len: c_int) -> Option<&'a [u8]> {
     Some(unsafe { core::slice::from_raw_parts(p.cast::<u8>(), len) })
 }
 
-/// Like [`pasr_rs_init`], from the `die@` nodes of a `linux,pasr-ddr-layout` device-tree node.
+/// Like [`pasr_map_init`], from the `die@` nodes of a `linux,pasr-ddr-layout` device-tree node.
 ///
 /// # Safety
 ///
-/// As [`pasr_rs_init`]; `dies` must point to `n` entries whose pointers are null or valid for
+/// As [`pasr_map_init`]; `dies` must point to `n` entries whose pointers are null or valid for
 /// their lengths (and `name` NUL-terminated) during the call.
 #[no_mangle]
-pub unsafe extern "C" fn pasr_rs_init_dt(
+pub unsafe extern "C" fn pasr_map_init_dt(
     dies: *const bindings::pasr_dt_die,
     n: usize,
     addr_cells: u32,
@@ -407,7 +407,7 @@ const DEBUG_LOG_LIMIT: usize = 32;
 
 /// The debug controller's record: the first [`DEBUG_LOG_LIMIT`] values of every die, and how
 /// many it received and printed. The callback runs under the buddy allocator's zone lock, where
-/// printing could deadlock on the console lock; it only records, and [`pasr_rs_debug_log`]
+/// printing could deadlock on the console lock; it only records, and [`pasr_debug_log_flush`]
 /// prints later, from irq_work.
 #[cfg(CONFIG_PASR_DEBUG_CONTROLLER)]
 mod debug_log {
@@ -424,7 +424,7 @@ mod debug_log {
 }
 
 /// Debug controller callback: records the value a real controller would write, for
-/// [`pasr_rs_debug_log`] to print. `cookie` is the die index.
+/// [`pasr_debug_log_flush`] to print. `cookie` is the die index.
 ///
 /// # Safety
 ///
@@ -443,13 +443,13 @@ unsafe extern "C" fn debug_controller(value: u64, cookie: *mut c_void) {
     }
     calls.store(n + 1, Ordering::Release);
     // SAFETY: FFI call without preconditions; it only queues an irq_work.
-    unsafe { bindings::pasr_shim_defer_report() };
+    unsafe { bindings::pasr_defer_report() };
 }
 
 /// Prints what the debug controller recorded since the last call. Called by the C side from
 /// irq_work, outside every allocator lock; calls are serialised by the irq_work.
 #[no_mangle]
-pub extern "C" fn pasr_rs_debug_log() {
+pub extern "C" fn pasr_debug_log_flush() {
     #[cfg(CONFIG_PASR_DEBUG_CONTROLLER)]
     for d in 0..MAX_DIES {
         use core::sync::atomic::Ordering;
@@ -471,7 +471,7 @@ pub extern "C" fn pasr_rs_debug_log() {
 
 /// Late boot: registers the debug controller if configured, and prints the state of every die.
 #[no_mangle]
-pub extern "C" fn pasr_rs_late_init() {
+pub extern "C" fn pasr_map_late_init() {
     let map = pasr();
     if map.state() != State::On {
         return;
@@ -525,7 +525,7 @@ pub extern "C" fn pasr_put(paddr: bindings::phys_addr_t, size: c_ulong) {
 ///
 /// `start` and `size` must be valid for writes.
 #[no_mangle]
-pub unsafe extern "C" fn pasr_put_block(
+pub unsafe extern "C" fn pasr_block_freed(
     paddr: bindings::phys_addr_t,
     bytes: c_ulong,
     start: *mut u64,
@@ -571,7 +571,7 @@ pub extern "C" fn pasr_get(paddr: bindings::phys_addr_t, size: c_ulong) {
 /// Makes the next `n` `pasr_get` calls be dropped (fault injection, for tests).
 #[cfg(CONFIG_PASR_FAULT_INJECTION)]
 #[no_mangle]
-pub extern "C" fn pasr_rs_set_skip_gets(n: u64) {
+pub extern "C" fn pasr_fault_skip_gets(n: u64) {
     SKIP_GETS.store(n, core::sync::atomic::Ordering::Relaxed);
 }
 
@@ -579,14 +579,14 @@ pub extern "C" fn pasr_rs_set_skip_gets(n: u64) {
 /// catch them.
 #[cfg(CONFIG_PASR_FAULT_INJECTION)]
 #[no_mangle]
-pub extern "C" fn pasr_rs_set_faults(faults: u32) {
+pub extern "C" fn pasr_fault_set(faults: u32) {
     map::faults::ACTIVE.store(faults, core::sync::atomic::Ordering::Relaxed);
 }
 
 /// The active test-only faults: the C side has fault points of its own (see `linux/pasr.h`).
 #[cfg(CONFIG_PASR_FAULT_INJECTION)]
 #[no_mangle]
-pub extern "C" fn pasr_rs_faults() -> u32 {
+pub extern "C" fn pasr_faults_active() -> u32 {
     map::faults::ACTIVE.load(core::sync::atomic::Ordering::Relaxed)
 }
 
@@ -596,7 +596,7 @@ pub extern "C" fn pasr_rs_faults() -> u32 {
 ///
 /// `out` must be valid for writes.
 #[no_mangle]
-pub unsafe extern "C" fn pasr_rs_section_info(
+pub unsafe extern "C" fn pasr_section_snapshot(
     i: c_int,
     out: *mut bindings::pasr_section_info,
 ) -> bool {
@@ -627,7 +627,7 @@ pub unsafe extern "C" fn pasr_rs_section_info(
 ///
 /// `out` must be valid for writes.
 #[no_mangle]
-pub unsafe extern "C" fn pasr_rs_die_info(d: c_int, out: *mut bindings::pasr_die_info) -> bool {
+pub unsafe extern "C" fn pasr_die_snapshot(d: c_int, out: *mut bindings::pasr_die_info) -> bool {
     let Some(die) = usize::try_from(d).ok().and_then(|d| pasr().die(d)) else {
         return false;
     };
@@ -652,7 +652,7 @@ pub unsafe extern "C" fn pasr_rs_die_info(d: c_int, out: *mut bindings::pasr_die
 ///
 /// `out` must be valid for writes.
 #[no_mangle]
-pub unsafe extern "C" fn pasr_rs_stats(out: *mut bindings::pasr_stats) {
+pub unsafe extern "C" fn pasr_stats_snapshot(out: *mut bindings::pasr_stats) {
     let map = pasr();
     let (covered, free, masked) = map.totals();
     let (puts, gets) = map.calls();
@@ -680,7 +680,7 @@ pub unsafe extern "C" fn pasr_rs_stats(out: *mut bindings::pasr_stats) {
 
 /// The section holding `paddr`, or -1.
 #[no_mangle]
-pub extern "C" fn pasr_rs_lookup(paddr: u64) -> c_int {
+pub extern "C" fn pasr_section_of(paddr: u64) -> c_int {
     pasr().lookup(paddr).map_or(-1, |i| i as c_int)
 }
 
@@ -692,7 +692,7 @@ pub extern "C" fn pasr_rs_lookup(paddr: u64) -> c_int {
 /// `actual` must point to `n` readable values and `out` to `max_out` writable entries. The
 /// caller keeps the allocator and PASR still meanwhile.
 #[no_mangle]
-pub unsafe extern "C" fn pasr_rs_verify(
+pub unsafe extern "C" fn pasr_check_counts(
     actual: *const u64,
     n: c_int,
     out: *mut bindings::pasr_mismatch,
@@ -838,14 +838,14 @@ fn register_errno(r: Result<(), map::RegisterError>) -> c_int {
 /// Stops (`on` false) or starts the accounting of the configured map, at bring-up (see
 /// [`Map::set_accounting`]).
 #[no_mangle]
-pub extern "C" fn pasr_rs_set_accounting(on: bool) {
+pub extern "C" fn pasr_set_accounting(on: bool) {
     pasr().set_accounting(on);
 }
 
 /// Full refresh for good, on reboot, power-off and kexec (`panic` false), or from a panic or
 /// crash kexec (`panic` true: other CPUs are stopped, and the lock may never be released).
 #[no_mangle]
-pub extern "C" fn pasr_rs_shutdown(panic: bool) {
+pub extern "C" fn pasr_refresh_all(panic: bool) {
     let map = pasr();
     if panic {
         // SAFETY: The C side calls this with `panic` true only from panic() and crash kexec,
@@ -858,7 +858,7 @@ pub extern "C" fn pasr_rs_shutdown(panic: bool) {
 
 /// Hands every controller its die's current value again (after a restore from hibernation).
 #[no_mangle]
-pub extern "C" fn pasr_rs_resync() {
+pub extern "C" fn pasr_resync() {
     pasr().resync();
 }
 
@@ -909,11 +909,11 @@ pub unsafe extern "C" fn pasr_die_describe(d: c_int, desc: *mut bindings::pasr_d
     true
 }
 
-/// A private map for [`pasr_rs_bench_calls`], outside the statistics.
+/// A private map for [`pasr_bench_calls`], outside the statistics.
 ///
 /// # Invariants
 ///
-/// Only used by [`pasr_rs_bench_calls`], whose caller serialises the calls.
+/// Only used by [`pasr_bench_calls`], whose caller serialises the calls.
 #[cfg(CONFIG_PASR_BENCH)]
 struct BenchMap(core::cell::UnsafeCell<Map<KernelEnv<false>>>);
 
@@ -933,10 +933,10 @@ static BENCH_MAP: BenchMap = BenchMap(core::cell::UnsafeCell::new(Map::new(Kerne
 /// Calls must be serialised by the caller (the benchmark's debugfs file does it).
 #[cfg(CONFIG_PASR_BENCH)]
 #[no_mangle]
-pub unsafe extern "C" fn pasr_rs_bench_calls(dies: c_int, sections: c_int, iterations: u64) -> u64 {
+pub unsafe extern "C" fn pasr_bench_calls(dies: c_int, sections: c_int, iterations: u64) -> u64 {
     const DIE: u64 = 512 << 20;
     // SAFETY: FFI call without preconditions.
-    let block = unsafe { bindings::pasr_shim_block_size() };
+    let block = unsafe { bindings::pasr_block_size() };
     let mut l = Layout::new();
     for d in 0..u64::try_from(dies).unwrap_or(0) {
         let spec = layout::DieSpec {
@@ -971,31 +971,31 @@ pub unsafe extern "C" fn pasr_rs_bench_calls(dies: c_int, sections: c_int, itera
 }
 
 c_prototype!(
-    pasr_rs_defer_raise_on,
-    pasr_rs_raise_pending,
-    pasr_rs_init,
-    pasr_rs_init_dt,
-    pasr_rs_debug_log,
-    pasr_rs_late_init,
+    pasr_defer_raising,
+    pasr_raise_pending,
+    pasr_map_init,
+    pasr_map_init_dt,
+    pasr_debug_log_flush,
+    pasr_map_late_init,
     pasr_put,
-    pasr_put_block,
+    pasr_block_freed,
     pasr_get,
-    pasr_rs_section_info,
-    pasr_rs_die_info,
-    pasr_rs_stats,
-    pasr_rs_lookup,
-    pasr_rs_verify,
+    pasr_section_snapshot,
+    pasr_die_snapshot,
+    pasr_stats_snapshot,
+    pasr_section_of,
+    pasr_check_counts,
     pasr_register_mask_function,
     pasr_register_die,
     pasr_unregister_mask_function,
-    pasr_rs_shutdown,
-    pasr_rs_resync,
-    pasr_rs_set_accounting,
+    pasr_refresh_all,
+    pasr_resync,
+    pasr_set_accounting,
     pasr_die_count,
     pasr_die_range,
     pasr_die_describe,
 );
 #[cfg(CONFIG_PASR_FAULT_INJECTION)]
-c_prototype!(pasr_rs_set_skip_gets, pasr_rs_set_faults, pasr_rs_faults);
+c_prototype!(pasr_fault_skip_gets, pasr_fault_set, pasr_faults_active);
 #[cfg(CONFIG_PASR_BENCH)]
-c_prototype!(pasr_rs_bench_calls);
+c_prototype!(pasr_bench_calls);
