@@ -190,7 +190,11 @@ enum pasr_block_where pasr_block_where(struct page *page)
 				 PASR_BLOCK_ENTIRELY_FREE;
 }
 
-/* Hooks backend: a max-order block leaves a free list (see pasr_kget()). */
+/*
+ * Hooks backend: a max-order block leaves a free list (see pasr_kget()).
+ * In C, not in the Rust core: it is __preserve_most, a calling convention
+ * Rust cannot give a function, and page_to_pfn() is a macro.
+ */
 void __pasr_kget(struct page *page)
 {
 	pasr_get_page_block(page);

@@ -104,13 +104,20 @@ static inline bool pasr_fault(u32 fault)
 
 u64 pasr_bench_calls(int dies, int sections, u64 iterations);
 
+/* How a caller broke the accounting (pasr_report_violation()). */
+enum pasr_violation_kind {
+	PASR_VIOLATION_PUT = 1,	/* a put would make a section more than free */
+	PASR_VIOLATION_GET = 2,	/* a get would take more than is free */
+};
+
 /* Implemented in C (mm/pasr/runtime.c, kunit_live.c) for the Rust core. */
 void pasr_trace_mask_update(unsigned int die, u64 old, u64 new);
 void pasr_trace_section_state(unsigned int section, bool free, bool masked);
 unsigned long pasr_lock_irqsave(void);
 void pasr_unlock_irqrestore(unsigned long flags);
 u64 pasr_clock_ns(void);
-void pasr_report_violation(unsigned int section, int kind, u64 free, u64 delta);
+void pasr_report_violation(unsigned int section, enum pasr_violation_kind kind,
+			   u64 free, u64 delta);
 void pasr_defer_report(void);
 struct page *pasr_test_alloc_block(u64 *paddr);
 void pasr_test_free_block(struct page *page);

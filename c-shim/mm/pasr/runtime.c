@@ -65,7 +65,7 @@ u64 pasr_clock_ns(void)
 
 static struct {
 	unsigned int section;
-	int kind;
+	enum pasr_violation_kind kind;
 	u64 free, delta;
 	unsigned long stack[PASR_VIOLATION_STACK];
 	unsigned int nr_stack;
@@ -75,7 +75,7 @@ static atomic_t pasr_violation_pending = ATOMIC_INIT(0);
 static void pasr_violation_workfn(struct work_struct *work)
 {
 	WARN(1, "pasr: section %u: %s of %llu bytes with %llu free; PASR disabled, all memory refreshed\n",
-	     pasr_violation.section, pasr_violation.kind == 1 ? "put" : "get",
+	     pasr_violation.section, pasr_violation.kind == PASR_VIOLATION_PUT ? "put" : "get",
 	     pasr_violation.delta, pasr_violation.free);
 	pr_err("the call that broke the accounting:\n");
 	stack_trace_print(pasr_violation.stack, pasr_violation.nr_stack, 1);
@@ -105,6 +105,7 @@ static void pasr_report_print(void)
 	}
 }
 
+/* The core's deferred raise: 6.12 has no Rust irq_work. */
 static void pasr_report_irq_work(struct irq_work *work)
 {
 	pasr_raise_pending();
@@ -124,7 +125,8 @@ void pasr_defer_report(void)
 }
 
 /* Called once, by the core, which has already cleared every mask. */
-void pasr_report_violation(unsigned int section, int kind, u64 free, u64 delta)
+void pasr_report_violation(unsigned int section, enum pasr_violation_kind kind,
+			   u64 free, u64 delta)
 {
 	pasr_violation.section = section;
 	pasr_violation.kind = kind;

@@ -84,7 +84,9 @@ unsafe impl<const STATS: bool> Env for KernelEnv<STATS> {
 
     fn violation(&self, section: usize, kind: Violation, free: u64, delta: u64) {
         // SAFETY: FFI call without preconditions.
-        unsafe { bindings::pasr_report_violation(section as u32, kind as c_int, free, delta) };
+        unsafe {
+            bindings::pasr_report_violation(section as u32, violation_to_c(kind), free, delta)
+        };
     }
 
     fn defers_raise(&self) -> bool {
@@ -638,7 +640,7 @@ pub unsafe extern "C" fn pasr_die_snapshot(d: c_int, out: *mut bindings::pasr_di
         value: die.value,
         first_section: die.first_section as i32,
         sections: die.sections as i32,
-        mode: die.mode as i32,
+        mode: mode_to_c(die.mode) as i32,
         has_callback: die.has_callback,
     };
     // SAFETY: The caller guarantees `out` is valid for writes.
@@ -657,8 +659,9 @@ pub unsafe extern "C" fn pasr_stats_snapshot(out: *mut bindings::pasr_stats) {
     let (covered, free, masked) = map.totals();
     let (puts, gets) = map.calls();
     let (out_of_map_calls, out_of_map_bytes) = map.out_of_map();
-    let (failed_section, failed_kind) =
-        map.failure().map_or((-1, 0), |(s, k)| (s as i32, k as i32));
+    let (failed_section, failed_kind) = map
+        .failure()
+        .map_or((-1, 0), |(s, k)| (s as i32, violation_to_c(k) as i32));
     let stats = bindings::pasr_stats {
         covered,
         free,
@@ -746,6 +749,24 @@ pub unsafe extern "C" fn pasr_register_mask_function(
     };
     // SAFETY: Guaranteed by the caller.
     register_errno(unsafe { pasr().register(phys(die_base), f, cookie) })
+}
+
+/// The C `enum pasr_mode` of a layout mode.
+fn mode_to_c(mode: layout::Mode) -> bindings::pasr_mode {
+    match mode {
+        layout::Mode::Bank => bindings::pasr_mode_PASR_MODE_BANK,
+        layout::Mode::Segment => bindings::pasr_mode_PASR_MODE_SEGMENT,
+        layout::Mode::SingleEnded => bindings::pasr_mode_PASR_MODE_SINGLE,
+        layout::Mode::DoubleEnded => bindings::pasr_mode_PASR_MODE_DOUBLE,
+    }
+}
+
+/// The C `enum pasr_violation_kind` of a violation.
+fn violation_to_c(kind: Violation) -> bindings::pasr_violation_kind {
+    match kind {
+        Violation::Overflow => bindings::pasr_violation_kind_PASR_VIOLATION_PUT,
+        Violation::Underflow => bindings::pasr_violation_kind_PASR_VIOLATION_GET,
+    }
 }
 
 /// The layout mode of a C `enum pasr_mode`, `None` for a value out of range.
@@ -901,7 +922,7 @@ pub unsafe extern "C" fn pasr_die_describe(d: c_int, desc: *mut bindings::pasr_d
         base: die.base,
         size: die.size,
         sections: u32::try_from(die.sections).unwrap_or(0),
-        mode: die.mode as bindings::pasr_mode,
+        mode: mode_to_c(die.mode),
         flags: 0,
     };
     // SAFETY: The caller guarantees `desc` is valid for writes.
