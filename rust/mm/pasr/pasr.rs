@@ -585,7 +585,7 @@ pub extern "C" fn pasr_fault_set(faults: u32) {
     map::faults::ACTIVE.store(faults, core::sync::atomic::Ordering::Relaxed);
 }
 
-/// The active test-only faults: the C side has fault points of its own (see `linux/pasr.h`).
+/// The active test-only faults: the C side has fault points of its own (see `mm/pasr/core.h`).
 #[cfg(CONFIG_PASR_FAULT_INJECTION)]
 #[no_mangle]
 pub extern "C" fn pasr_faults_active() -> u32 {
@@ -630,7 +630,7 @@ pub unsafe extern "C" fn pasr_section_snapshot(
 /// `out` must be valid for writes.
 #[no_mangle]
 pub unsafe extern "C" fn pasr_die_snapshot(d: c_int, out: *mut bindings::pasr_die_info) -> bool {
-    let Some(die) = usize::try_from(d).ok().and_then(|d| pasr().die(d)) else {
+    let Some(die) = live_die(d) else {
         return false;
     };
     let info = bindings::pasr_die_info {
@@ -749,6 +749,11 @@ pub unsafe extern "C" fn pasr_register_mask_function(
     };
     // SAFETY: Guaranteed by the caller.
     register_errno(unsafe { pasr().register(phys(die_base), f, cookie) })
+}
+
+/// A snapshot of die `d` of the live map, `None` if there is no such die.
+fn live_die(d: c_int) -> Option<map::DieInfo> {
+    usize::try_from(d).ok().and_then(|d| pasr().die(d))
 }
 
 /// The C `enum pasr_mode` of a layout mode.
@@ -896,7 +901,7 @@ pub extern "C" fn pasr_die_count() -> c_int {
 /// `base` and `size` must be valid for writes.
 #[no_mangle]
 pub unsafe extern "C" fn pasr_die_range(d: c_int, base: *mut u64, size: *mut u64) -> bool {
-    let Some(die) = usize::try_from(d).ok().and_then(|d| pasr().die(d)) else {
+    let Some(die) = live_die(d) else {
         return false;
     };
     // SAFETY: The caller guarantees both pointers are valid for writes.
@@ -915,7 +920,7 @@ pub unsafe extern "C" fn pasr_die_range(d: c_int, base: *mut u64, size: *mut u64
 /// `desc` must be valid for writes.
 #[no_mangle]
 pub unsafe extern "C" fn pasr_die_describe(d: c_int, desc: *mut bindings::pasr_die_desc) -> bool {
-    let Some(die) = usize::try_from(d).ok().and_then(|d| pasr().die(d)) else {
+    let Some(die) = live_die(d) else {
         return false;
     };
     let out = bindings::pasr_die_desc {
