@@ -6,7 +6,7 @@ set -euo pipefail
 
 PKGS=(
 	# kernel source and build tools
-	linux-source-6.12 make bc bison flex libelf-dev libssl-dev cpio kmod
+	linux-source-6.12 make bc bison flex libelf-dev libssl-dev cpio kmod patch
 	xz-utils git python3 device-tree-compiler libc6-dev
 	# LLVM 14 (kernel built with LLVM=1)
 	clang lld llvm

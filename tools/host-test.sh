@@ -1,6 +1,7 @@
 #!/bin/bash
 # Host-side unit tests of the Rust core: cargo test on rust/Cargo.toml
-# (if it exists) with the host cargo, target dir build/cargo.
+# (if it exists) with the host cargo, target dir build/cargo; then
+# tests/faults.rs, on the map with the fault switches (--features faults).
 # Records PASS|FAIL host/<crate-binary>/<test> lines in build/results/host.txt.
 set -euo pipefail
 . "$(dirname "$0")/lib.sh"
@@ -25,6 +26,12 @@ set +e
 CARGO_TARGET_DIR="$BUILD/cargo" "$CARGO" test --manifest-path "$MANIFEST" --offline \
 	-- --test-threads="$JOBS" >"$LOGS/host-test.log" 2>&1
 rc=$?
+# tests/faults.rs: the map with the debug kernel's fault switches (patches/faults)
+if [ "$rc" = 0 ]; then
+	CARGO_TARGET_DIR="$BUILD/cargo" "$CARGO" test --manifest-path "$MANIFEST" --offline \
+		--features faults --test faults >>"$LOGS/host-test.log" 2>&1
+	rc=$?
+fi
 set -e
 
 # Each 'test <name> ... ok|FAILED|ignored' line is one result.

@@ -2,7 +2,9 @@
 # Configure (when needed) and build a QEMU kernel:
 #   tools/kernel.sh         the test kernel, build/out/qemu, allnoconfig + Kconfig.fragment
 #   tools/kernel.sh debug   the debug kernel, build/out/debug, allnoconfig +
-#                           Kconfig.fragment + tools/debug.fragment (KASAN, UBSAN, ...)
+#                           Kconfig.fragment + tools/debug.fragment (KASAN, UBSAN, ...),
+#                           built from build/linux-faults: the tree with the fault
+#                           switches of patches/faults (tools/fault-tree.sh)
 #   tools/kernel.sh arm     the 32-bit ARM kernel, build/out/arm, allnoconfig +
 #                           Kconfig.fragment + tools/arm.fragment (ARMv7, LPAE, HIGHMEM)
 #   tools/kernel.sh u8500   the Ux500 kernel (compile-only), build/out/u8500,
@@ -25,6 +27,10 @@ qemu)
 	;;
 debug)
 	lock kernel-debug
+	# the production tree plus the fault switches (tools/fault-tree.sh)
+	"$REPO/tools/fault-tree.sh"
+	TREE="$BUILD/linux-faults"
+	KMAKE=(make -C "$TREE" ARCH="$KARCH" LLVM=1 "${RUST_MAKE_VARS[@]}")
 	FRAGMENTS=("$REPO/Kconfig.fragment" "$REPO/tools/debug.fragment")
 	O="$OUT_DEBUG"
 	FRAGMENT="$O/.pasr-fragment"

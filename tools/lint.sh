@@ -339,6 +339,29 @@ else
 	pass abi
 fi
 
+# ---- no-test-seams: no fault or test switch in the production files ---------
+# The fault switches are patches/faults, applied to the debug kernel's tree
+# alone (tools/fault-tree.sh). Production files: the core, its C files, the
+# governor, the headers, and the series' mm/page_alloc.c lines (0003, 0004);
+# the test-only files (test.c, kunit_live.c, kunit.rs, bench.c, bench.rs) are
+# not. seam_grep FILE...: the seams found, as grep -nE prints them.
+SEAMS='(^|[^a-z_])faults?([^a-z]|$)|pasr_fault|FAULT_INJECTION|steering_(off|disabled)|unsafe_init|skip_gets|late_alloc'
+PROD_FILES=(rust/mm/pasr/{pasr,layout,map}.rs
+	c-shim/mm/pasr/{init,backend,runtime,lifecycle,hotplug,interfaces,verify,verify_layout,governor}.c
+	c-shim/mm/pasr/{core,internal}.h c-shim/mm/pasr.h c-shim/include/linux/pasr.h)
+seam_grep() { grep -nE -- "$SEAMS" "$@" || true; }
+( cd "$REPO" && seam_grep "${PROD_FILES[@]}"
+	for p in patches/0003-*.patch patches/0004-*.patch; do
+		sed -n '/^diff --git a\/mm\/page_alloc.c/,/^diff --git/p' "$p" | grep '^+' |
+			grep -E -- "$SEAMS" | sed "s|^|$p: |" || true
+	done ) >"$TMP/seams"
+if [ -s "$TMP/seams" ]; then
+	show "$TMP/seams"
+	fail no-test-seams "fault or test switches in production files (above)"
+else
+	pass no-test-seams
+fi
+
 # ---- canaries: each checker must catch a deliberate error ------------------
 # rustfmt: one of our files with a line badly indented
 src_rs="$REPO/rust/mm/pasr/layout.rs"
@@ -380,6 +403,14 @@ if [ -n "$kcmd" ]; then
 		tail -n 20 "$TMP/canary/clippy.out" >&2
 		fail canary-clippy "clippy missed 'x == x'"
 	fi
+fi
+
+# the seam check: the fault patch's own lines must be seen as seams
+grep '^+' "$REPO"/patches/faults/*.patch | grep -v '^+++' >"$TMP/canary/seams.in" || true
+if [ -n "$(seam_grep "$TMP/canary/seams.in")" ]; then
+	pass canary-no-test-seams
+else
+	fail canary-no-test-seams "the seam check sees nothing in patches/faults"
 fi
 
 log "lint: $nfail check(s) failed"

@@ -62,22 +62,6 @@ void __cold __pasr_slowpath __pasr_kget(struct page *page);
 bool pasr_block_freed(phys_addr_t paddr, unsigned long size, u64 *start,
 		      u64 *size_out);
 
-#ifdef CONFIG_PASR_KUNIT_TEST
-/* Lets the KUnit suite show that its steering case fails without the rule. */
-extern bool pasr_steering_off;
-void pasr_set_steering_off(bool off);
-
-static inline bool pasr_steering_disabled(void)
-{
-	return READ_ONCE(pasr_steering_off);
-}
-#else
-static inline bool pasr_steering_disabled(void)
-{
-	return false;
-}
-#endif
-
 #ifdef CONFIG_PASR_HOOKS
 static __always_inline void pasr_kput(struct page *page, struct zone *zone,
 				      unsigned int order, int migratetype)

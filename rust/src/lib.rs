@@ -6,5 +6,14 @@
 
 #[path = "../mm/pasr/layout.rs"]
 pub mod layout;
+#[path = "../mm/pasr/lock.rs"]
+pub mod lock;
+#[cfg(not(feature = "faults"))]
 #[path = "../mm/pasr/map.rs"]
 pub mod map;
+
+/// The map with the debug kernel's fault switches (`patches/faults`), patched in by `build.rs`.
+#[cfg(feature = "faults")]
+pub mod map {
+    include!(concat!(env!("OUT_DIR"), "/faults/map.rs"));
+}

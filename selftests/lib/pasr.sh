@@ -28,7 +28,7 @@ not_run() { echo "SELFTEST-OFF: $1 $2"; }
 mib() { echo $(($1 / 1048576)); }
 
 # fault_on BIT: whether the test-only fault BIT is on from boot
-# (pasr_test.faults=N, CONFIG_PASR_FAULT_INJECTION; bits in linux/pasr.h)
+# (pasr_test.faults=N: the debug kernel only, see patches/faults)
 fault_on() { [ $(($(arg pasr_test.faults || echo 0) & $1)) != 0 ]; }
 
 # verdict NAME OK BIT FAULT DETAILS: the result of a check (OK 1 if it

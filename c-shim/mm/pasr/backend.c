@@ -73,9 +73,6 @@ static struct page_reporting_dev_info pasr_prdev = {
 
 void __pasr_unreport(struct page *page)
 {
-	/* test-only: the block is used while PASR still counts it free */
-	if (pasr_fault(PASR_FAULT_NO_UNREPORT))
-		return;
 	pasr_get_page_block(page);
 }
 
@@ -245,17 +242,6 @@ void __init pasr_backend_start(bool reporting)
 		static_branch_enable(&pasr_reporting_key);
 		/* the first reports come PAGE_REPORTING_DELAY later */
 		pasr_reporting_start();
-		return;
-	}
-	if (pasr_fault(PASR_FAULT_SEED_EARLY)) {
-		/* the wrong order: an allocation between the walk and the hooks is missed */
-		stop_machine(pasr_seed_stopped, NULL, NULL);
-		/*
-		 * The block stays allocated, on purpose: PASR counts it free,
-		 * so freeing it would overflow its section's counter.
-		 */
-		alloc_pages(GFP_KERNEL | __GFP_NOWARN, MAX_PAGE_ORDER);
-		static_branch_enable(&pasr_enabled_key);
 		return;
 	}
 	pasr_set_accounting(false);

@@ -76,31 +76,6 @@ void pasr_stats_snapshot(struct pasr_stats *out);
 int pasr_section_of(u64 paddr);
 int pasr_check_counts(const u64 *actual, int n, struct pasr_mismatch *out,
 		      int max_out);
-void pasr_fault_skip_gets(u64 n);
-void pasr_fault_set(u32 faults);
-u32 pasr_faults_active(void);
-
-/*
- * Test-only faults of the C side (CONFIG_PASR_FAULT_INJECTION), bits of the
- * same mask as the core's (1..16, see rust/mm/pasr/map.rs): each switches a
- * fix off, so that a test can show it fails without it.
- */
-#define PASR_FAULT_VERIFY_NO_GOV	32	/* verifier ignores the governor's pages */
-#define PASR_FAULT_OFFLINE_BLOCKS	64	/* offline = whole memory blocks */
-#define PASR_FAULT_REPORT_NOW		128	/* print at once, maybe under zone->lock */
-#define PASR_FAULT_GOV_KEEP		256	/* governor keeps memory going offline */
-#define PASR_FAULT_OFFLINE_64		512	/* at most 64 offline ranges, as once */
-#define PASR_FAULT_NO_UNREPORT		1024	/* reported blocks leave uncounted */
-#define PASR_FAULT_SEED_EARLY		2048	/* seed, then switch the hooks on */
-
-static inline bool pasr_fault(u32 fault)
-{
-#ifdef CONFIG_PASR_FAULT_INJECTION
-	return pasr_faults_active() & fault;
-#else
-	return false;
-#endif
-}
 
 u64 pasr_bench_calls(int dies, int sections, u64 iterations);
 

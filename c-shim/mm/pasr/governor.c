@@ -333,8 +333,7 @@ static int pasr_gov_memory(struct notifier_block *nb, unsigned long action,
 	struct pasr_section_info s;
 	int i;
 
-	/* test-only: hold on to them, as before this notifier existed */
-	if (action != MEM_GOING_OFFLINE || pasr_fault(PASR_FAULT_GOV_KEEP))
+	if (action != MEM_GOING_OFFLINE)
 		return NOTIFY_OK;
 	mutex_lock(&pasr_gov_lock);
 	for_each_set_bit(i, pasr_reserved, PASR_GOV_SECTIONS) {

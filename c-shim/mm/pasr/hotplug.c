@@ -24,20 +24,6 @@
  */
 static DEFINE_XARRAY(pasr_offline);
 
-/* test-only: whether a table of 64 ranges, as PASR once had, would be full */
-static bool pasr_offline_64_full(void)
-{
-	unsigned long pfn, n = 0;
-	void *entry;
-
-	if (!pasr_fault(PASR_FAULT_OFFLINE_64))
-		return false;
-	xa_for_each(&pasr_offline, pfn, entry)
-		if (++n >= 64)
-			return true;
-	return false;
-}
-
 /* Whether offline memory may be counted free: its removal is seen. */
 static bool pasr_offline_tracked __ro_after_init;
 
@@ -83,11 +69,6 @@ static int pasr_memory_callback(struct notifier_block *nb,
 
 	if (!pasr_is_on())
 		return NOTIFY_OK;
-	/* test-only: count the whole memory block, its own memmap included */
-	if (pasr_fault(PASR_FAULT_OFFLINE_BLOCKS)) {
-		pfn = ALIGN_DOWN(pfn, PHYS_PFN(memory_block_size_bytes()));
-		nr += mn->start_pfn - pfn;
-	}
 	start = PFN_PHYS(pfn);
 	size = nr << PAGE_SHIFT;
 	switch (action) {
@@ -95,14 +76,8 @@ static int pasr_memory_callback(struct notifier_block *nb,
 	case MEM_CANCEL_ONLINE:	/* still offline: what GOING_ONLINE took back */
 		if (!pasr_offline_tracked)
 			break;
-		if (pasr_offline_64_full()) {
-			old = NULL;
-			err = -ENOSPC;
-		} else {
-			old = xa_store(&pasr_offline, pfn, xa_mk_value(nr),
-				       GFP_KERNEL);
-			err = xa_err(old);
-		}
+		old = xa_store(&pasr_offline, pfn, xa_mk_value(nr), GFP_KERNEL);
+		err = xa_err(old);
 		if (err) {
 			pr_warn("[mem %pa+%#lx] offline but not recorded (%d): it stays refreshed\n",
 				&start, size, err);

@@ -197,11 +197,6 @@ static int __init pasr_init(void)
 	pasr_verify_layout_init(pasr_die_args, min(pasr_ndies, PASR_MAX_ARGS),
 				pasr_ilv_args, min(pasr_nilvs, PASR_MAX_ARGS));
 	why = pasr_conflict();
-	if (why && pasr_test_unsafe_init) {
-		pr_err("%s is on, but pasr_test.unsafe_init=1: masking anyway; free pages will not hold what %s expects (test only)\n",
-		       why, why);
-		why = NULL;
-	}
 	if (why) {
 		pr_err("%s is on: it needs free pages to keep their contents, which unrefreshed DRAM loses; PASR disabled, all memory refreshed\n",
 		       why);

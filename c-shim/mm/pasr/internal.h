@@ -99,11 +99,4 @@ u64 pasr_vlegal(enum pasr_mode mode, u32 n, u64 maskable);
 /* verify.c */
 void __init pasr_verify_debugfs_init(struct dentry *dir);
 
-#ifdef CONFIG_PASR_TEST_DEBUGFS
-/* test.c: pasr_test.unsafe_init=1 lets PASR mask despite init_on_free. */
-extern bool pasr_test_unsafe_init;
-#else
-#define pasr_test_unsafe_init false
-#endif
-
 #endif /* _MM_PASR_INTERNAL_H */

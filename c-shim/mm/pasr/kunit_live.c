@@ -1,9 +1,8 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * What the live cases of the KUnit suite (kunit.rs) need from mm: real
- * max-order blocks, the placement rule's view of the free lists, and a
- * switch that turns steering off to show that the steering case can fail.
- * Built only with CONFIG_PASR_KUNIT_TEST.
+ * max-order blocks and the placement rule's view of the free lists. Built
+ * only with CONFIG_PASR_KUNIT_TEST.
  */
 
 #define pr_fmt(fmt) "pasr: " fmt
@@ -15,14 +14,6 @@
 #include <linux/pasr.h>
 
 #include "internal.h"
-
-bool pasr_steering_off;
-
-/* Read by the hook on every CPU: written once, as it is read. */
-void pasr_set_steering_off(bool off)
-{
-	WRITE_ONCE(pasr_steering_off, off);
-}
 
 /* For the live KUnit cases: a real max-order block from the buddy allocator. */
 struct page *pasr_test_alloc_block(u64 *paddr)

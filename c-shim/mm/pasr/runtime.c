@@ -116,11 +116,6 @@ static DEFINE_IRQ_WORK(pasr_report_work, pasr_report_irq_work);
 
 void pasr_defer_report(void)
 {
-	/* test-only: print in the caller's context, as before the deferral */
-	if (pasr_fault(PASR_FAULT_REPORT_NOW)) {
-		pasr_report_print();
-		return;
-	}
 	irq_work_queue(&pasr_report_work);
 }
 

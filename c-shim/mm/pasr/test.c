@@ -1,20 +1,13 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * PASR: test-only debugfs files in /sys/kernel/debug/pasr/, built only for
- * test kernels (CONFIG_PASR_SELFTEST, CONFIG_PASR_FAULT_INJECTION) and kept
- * out of the production files: they join the directory interfaces.c made,
- * if it did (PASR is on):
+ * test kernels (CONFIG_PASR_SELFTEST) and kept out of the production files:
+ * they join the directory interfaces.c made, if it did (PASR is on):
  *
- *  - skip_gets and faults (PASR_FAULT_INJECTION) break the accounting on
- *    purpose, so that tests can prove the verifier and the retention check
- *    catch it;
- *  - hot_add and hot_remove (PASR_FAULT_INJECTION and MEMORY_HOTPLUG)
- *    hot-add RAM that the kernel was booted without, and remove it;
- *  - stress (PASR_SELFTEST) drives the buddy allocator from kernel threads
- *    and from the writing process;
- *  - late_alloc (PASR_FAULT_INJECTION and PM_SLEEP) allocates, unseen by
- *    PASR, in a noirq suspend callback that runs after the DRAM
- *    controllers' own.
+ *  - stress drives the buddy allocator from kernel threads and from the
+ *    writing process; drain empties the per-CPU lists;
+ *  - hot_add and hot_remove (with MEMORY_HOTPLUG) hot-add RAM that the
+ *    kernel was booted without, and remove it.
  */
 
 #define pr_fmt(fmt) "pasr: " fmt
@@ -30,8 +23,6 @@
 #include <linux/memory_hotplug.h>
 #include <linux/mm.h>
 #include <linux/mutex.h>
-#include <linux/platform_device.h>
-#include <linux/pm.h>
 #include <linux/pasr.h>
 #include <linux/random.h>
 #include <linux/sched/signal.h>
@@ -52,60 +43,6 @@ static int __maybe_unused pasr_test_get_cmd(char *buf, size_t size,
 	buf[count] = '\0';
 	return 0;
 }
-
-/*
- * --- boot-time switches ---
- *
- * pasr_test.unsafe_init=1: mask even with init_on_free or page poisoning on
- * (init.c refuses otherwise), to show the init_on_free and page_poison
- * scenarios fail without that policy.
- * pasr_test.faults=N: the core faults of debugfs pasr/faults, from boot on.
- */
-bool pasr_test_unsafe_init;
-
-static int __init pasr_test_unsafe_init_param(char *val)
-{
-	return kstrtobool(val ? val : "1", &pasr_test_unsafe_init);
-}
-early_param("pasr_test.unsafe_init", pasr_test_unsafe_init_param);
-
-#ifdef CONFIG_PASR_FAULT_INJECTION
-static int __init pasr_test_faults_param(char *val)
-{
-	u32 faults;
-	int ret = val ? kstrtou32(val, 0, &faults) : -EINVAL;
-
-	if (!ret)
-		pasr_fault_set(faults);
-	return ret;
-}
-early_param("pasr_test.faults", pasr_test_faults_param);
-#endif
-
-/*
- * --- fault injection ---
- *
- * skip_gets: writing N makes PASR drop the next N pasr_get() calls.
- * faults: bits of test-only faults in the core: 1 get decrements twice,
- * 2 accept overlapping dies, 4 no mask lock, 8 unregistering does not write
- * value 0, 16 shutdown and panic do not restore full refresh.
- */
-#ifdef CONFIG_PASR_FAULT_INJECTION
-static int pasr_skip_gets_set(void *data, u64 val)
-{
-	pasr_fault_skip_gets(val);
-	return 0;
-}
-DEFINE_DEBUGFS_ATTRIBUTE(pasr_skip_gets_fops, NULL, pasr_skip_gets_set,
-			 "%llu\n");
-
-static int pasr_faults_set(void *data, u64 val)
-{
-	pasr_fault_set(val);
-	return 0;
-}
-DEFINE_DEBUGFS_ATTRIBUTE(pasr_faults_fops, NULL, pasr_faults_set, "%llu\n");
-#endif
 
 /*
  * --- allocation stress ---
@@ -339,7 +276,7 @@ static const struct file_operations pasr_drain_fops = {
 };
 #endif /* CONFIG_PASR_SELFTEST */
 
-#if defined(CONFIG_PASR_FAULT_INJECTION) && defined(CONFIG_MEMORY_HOTPLUG)
+#ifdef CONFIG_MEMORY_HOTPLUG
 /*
  * --- memory hot-add ---
  *
@@ -436,83 +373,6 @@ static const struct file_operations pasr_hot_remove_fops = {
 #endif
 #endif
 
-#if defined(CONFIG_PASR_FAULT_INJECTION) && defined(CONFIG_PM_SLEEP)
-/*
- * late_alloc: writing 1 makes the next system suspend take every free
- * max-order block, with PASR's gets dropped, in the noirq callback of a
- * device added in a core initcall: before any DRAM controller's device, so
- * it suspends after them. The blocks stay masked though they are in use.
- * Self-refresh entered after every noirq callback finds them; entered in the
- * controller's own callback, it would not. The blocks are never given back,
- * as their gets were dropped: a boot that writes late_alloc ends with it.
- * Reading gives the number of blocks taken.
- */
-static bool pasr_late_alloc_armed;
-static unsigned long pasr_late_alloc_blocks;
-static LIST_HEAD(pasr_late_alloc_pages);
-
-static int pasr_late_alloc_suspend_noirq(struct device *dev)
-{
-	struct page *page;
-
-	if (!pasr_late_alloc_armed)
-		return 0;
-	pasr_late_alloc_armed = false;
-	pasr_fault_skip_gets(U64_MAX);
-	while ((page = alloc_pages(GFP_NOWAIT | __GFP_NOWARN, MAX_PAGE_ORDER))) {
-		list_add(&page->lru, &pasr_late_alloc_pages);
-		pasr_late_alloc_blocks++;
-	}
-	pasr_fault_skip_gets(0);
-	pr_info("test: late allocation: %lu max-order blocks taken in a noirq callback, PASR's gets dropped\n",
-		pasr_late_alloc_blocks);
-	return 0;
-}
-
-static const struct dev_pm_ops pasr_late_alloc_pm_ops = {
-	.suspend_noirq = pasr_late_alloc_suspend_noirq,
-};
-
-static struct platform_driver pasr_late_alloc_driver = {
-	.driver = {
-		.name = "pasr-test-late-alloc",
-		.pm = &pasr_late_alloc_pm_ops,
-	},
-};
-
-static int __init pasr_late_alloc_init(void)
-{
-	struct platform_device *pdev;
-	int ret;
-
-	ret = platform_driver_register(&pasr_late_alloc_driver);
-	if (ret)
-		return ret;
-	pdev = platform_device_register_simple("pasr-test-late-alloc",
-					       PLATFORM_DEVID_NONE, NULL, 0);
-	if (IS_ERR(pdev)) {
-		platform_driver_unregister(&pasr_late_alloc_driver);
-		return PTR_ERR(pdev);
-	}
-	return 0;
-}
-core_initcall(pasr_late_alloc_init);
-
-static int pasr_late_alloc_get(void *data, u64 *val)
-{
-	*val = pasr_late_alloc_blocks;
-	return 0;
-}
-
-static int pasr_late_alloc_set(void *data, u64 val)
-{
-	pasr_late_alloc_armed = val;
-	return 0;
-}
-DEFINE_DEBUGFS_ATTRIBUTE(pasr_late_alloc_fops, pasr_late_alloc_get,
-			 pasr_late_alloc_set, "%llu\n");
-#endif
-
 /* After interfaces.c's subsys_initcall has made the directory. */
 static int __init pasr_test_debugfs_init(void)
 {
@@ -520,21 +380,11 @@ static int __init pasr_test_debugfs_init(void)
 
 	if (!dir)
 		return 0;
-#ifdef CONFIG_PASR_FAULT_INJECTION
-	debugfs_create_file_unsafe("skip_gets", 0200, dir, NULL,
-				   &pasr_skip_gets_fops);
-	debugfs_create_file_unsafe("faults", 0200, dir, NULL,
-				   &pasr_faults_fops);
-#endif
-#if defined(CONFIG_PASR_FAULT_INJECTION) && defined(CONFIG_PM_SLEEP)
-	debugfs_create_file_unsafe("late_alloc", 0600, dir, NULL,
-				   &pasr_late_alloc_fops);
-#endif
 #ifdef CONFIG_PASR_SELFTEST
 	debugfs_create_file("stress", 0600, dir, NULL, &pasr_stress_fops);
 	debugfs_create_file("drain", 0200, dir, NULL, &pasr_drain_fops);
 #endif
-#if defined(CONFIG_PASR_FAULT_INJECTION) && defined(CONFIG_MEMORY_HOTPLUG)
+#ifdef CONFIG_MEMORY_HOTPLUG
 	debugfs_create_file("hot_add", 0200, dir, NULL, &pasr_hot_add_fops);
 #ifdef CONFIG_MEMORY_HOTREMOVE
 	debugfs_create_file("hot_remove", 0200, dir, NULL, &pasr_hot_remove_fops);

@@ -193,9 +193,7 @@ static int pasr_verify_stopped(void *data)
 			si = (struct pasr_section_info){ .free = U64_MAX };
 		pasr_counted[i] = si.free;
 		pasr_masked[i] = si.masked;
-		/* test-only fault: the governor's pages are not counted */
-		if (!pasr_fault(PASR_FAULT_VERIFY_NO_GOV))
-			lo += pasr_verify_gov_bytes(v);
+		lo += pasr_verify_gov_bytes(v);
 		hi = lo + pasr_offline_bytes[i];
 		pasr_actual[i] = clamp(si.free, lo, hi);
 	}

@@ -46,51 +46,9 @@ use crate::layout::{
     DieSpec, ErrorKind, Layout, LayoutError, Mode, ParamRef, MAX_DIES, MAX_SECTIONS,
     MAX_SECTIONS_PER_DIE,
 };
-use core::cell::UnsafeCell;
+use crate::lock::{Backend, Lock};
 use core::ffi::c_void;
 use core::sync::atomic::{AtomicBool, AtomicU64, AtomicU8, AtomicUsize, Ordering};
-
-/// Test-only faults, to prove that the tests catch the bugs they are meant to catch. Compiled
-/// in only with `CONFIG_PASR_FAULT_INJECTION` (the host tests set it too).
-#[cfg(CONFIG_PASR_FAULT_INJECTION)]
-pub mod faults {
-    use core::sync::atomic::{AtomicU32, Ordering};
-
-    /// `get` decrements the counter twice.
-    pub const DOUBLE_GET: u32 = 1;
-    /// Validation accepts overlapping dies.
-    pub const ACCEPT_OVERLAP: u32 = 2;
-    /// Masks are recomputed on a copy of the locked state, taken and written back under the
-    /// lock but computed outside it: a read-modify-write that loses other CPUs' updates.
-    pub const NO_LOCK: u32 = 4;
-    /// Unregistering drops the callback without writing value 0 first.
-    pub const NO_CLEAR_ON_UNREGISTER: u32 = 8;
-    /// Shutdown (reboot, power-off, kexec, panic) leaves the masks as they are.
-    pub const NO_CLEAR_ON_SHUTDOWN: u32 = 16;
-
-    /// The active faults.
-    pub static ACTIVE: AtomicU32 = AtomicU32::new(0);
-
-    /// Whether `fault` is active.
-    #[inline]
-    pub fn on(fault: u32) -> bool {
-        ACTIVE.load(Ordering::Relaxed) & fault != 0
-    }
-}
-
-#[cfg(not(CONFIG_PASR_FAULT_INJECTION))]
-mod faults {
-    pub(super) const DOUBLE_GET: u32 = 1;
-    pub(super) const ACCEPT_OVERLAP: u32 = 2;
-    pub(super) const NO_LOCK: u32 = 4;
-    pub(super) const NO_CLEAR_ON_UNREGISTER: u32 = 8;
-    pub(super) const NO_CLEAR_ON_SHUTDOWN: u32 = 16;
-
-    #[inline(always)]
-    pub(super) fn on(_fault: u32) -> bool {
-        false
-    }
-}
 
 /// Number of entries of the address-to-section lookup table.
 pub const LUT_ENTRIES: usize = 8192;
@@ -107,17 +65,10 @@ const NOT_MASKED: u64 = u64::MAX;
 /// call back into PASR.
 pub type MaskFn = unsafe extern "C" fn(value: u64, cookie: *mut c_void);
 
-/// What the map needs from its environment.
-///
-/// # Safety
-///
-/// [`Env::with_lock`] must run `f` in mutual exclusion with every other `with_lock` call on the
-/// same environment, on any CPU, this one included (a call from inside `f` must not enter): the
-/// map hands `f` exclusive access to its locked state.
-pub unsafe trait Env: Sync {
-    /// Runs `f` under the mask lock, with interrupts off in the kernel.
-    fn with_lock<R>(&self, f: impl FnOnce() -> R) -> R;
-
+/// What the map needs from its environment, the lock of its mask state first: the map holds
+/// that state in a [`Lock`] whose backend is the environment (with interrupts off in the
+/// kernel).
+pub trait Env: Backend + Sync {
     /// A monotonic clock, in nanoseconds, usable in any context.
     fn now_ns(&self) -> u64 {
         0
@@ -331,8 +282,8 @@ struct Callback {
     cookie: *mut c_void,
 }
 
-/// State written only under the lock. Reached only through [`Map::with_lock`], which hands out
-/// `&mut Locked`: the functions that take one can't be called without the lock.
+/// State written only under the lock. Reached only through a guard of [`Map::locked`]: the
+/// functions that take a `&mut Locked` can't be called without the lock.
 #[derive(Clone, Copy)]
 struct Locked {
     /// Per die: sections that are free and whose pair is free.
@@ -343,6 +294,10 @@ struct Locked {
     value: [u64; MAX_DIES],
     callback: [Option<Callback>; MAX_DIES],
 }
+
+// SAFETY: The callback cookies are only handed back to their callbacks, whose registrants
+// guarantee they may be called from any CPU; the rest is plain data.
+unsafe impl Send for Locked {}
 
 /// The PASR map.
 ///
@@ -355,10 +310,9 @@ struct Locked {
 ///   `dies[section.die]`; every lookup table entry is `NONE` or the index of the section that
 ///   contains the whole granule.
 /// - For every section, `0 <= free <= size` at all times.
-/// - `locked` is only accessed through `Map::with_lock`, with the [`Env`] lock held, or by
-///   [`Map::shutdown_unlocked`] when no other CPU runs.
+/// - `locked` is only reached through its guard, or by [`Map::shutdown_unlocked`] when no
+///   other CPU runs.
 pub struct Map<E: Env> {
-    env: E,
     state: AtomicU8,
     dies: [Die; MAX_DIES],
     ndies: usize,
@@ -372,18 +326,14 @@ pub struct Map<E: Env> {
     published: [AtomicU64; MAX_DIES],
     /// Per die: sections that became entirely free while raising was deferred.
     pending: [AtomicU64; MAX_DIES],
-    locked: UnsafeCell<Locked>,
+    /// The mask state, under the environment's lock.
+    locked: Lock<Locked, E>,
     out_of_map_calls: AtomicU64,
     out_of_map_bytes: AtomicU64,
     mask_updates: AtomicU64,
     failed_section: AtomicUsize,
     failed_kind: AtomicU8,
 }
-
-// SAFETY: The only fields that are not `Sync` by themselves are in `locked`, which is only
-// accessed with the environment's lock held; the callback cookies it holds are only handed back
-// to their callbacks, whose registrants guarantee they may be called from any CPU.
-unsafe impl<E: Env> Sync for Map<E> {}
 
 // SAFETY: As above: nothing in the map is tied to the thread that built it.
 unsafe impl<E: Env + Send> Send for Map<E> {}
@@ -395,7 +345,6 @@ impl<E: Env> Map<E> {
     /// An empty map, in the [`State::Off`] state.
     pub const fn new(env: E) -> Self {
         Self {
-            env,
             state: AtomicU8::new(State::Off as u8),
             dies: [Die::EMPTY; MAX_DIES],
             ndies: 0,
@@ -408,12 +357,15 @@ impl<E: Env> Map<E> {
             lut_len: 0,
             published: [ZERO; MAX_DIES],
             pending: [ZERO; MAX_DIES],
-            locked: UnsafeCell::new(Locked {
-                maskable: [0; MAX_DIES],
-                mask: [0; MAX_DIES],
-                value: [0; MAX_DIES],
-                callback: [None; MAX_DIES],
-            }),
+            locked: Lock::new(
+                env,
+                Locked {
+                    maskable: [0; MAX_DIES],
+                    mask: [0; MAX_DIES],
+                    value: [0; MAX_DIES],
+                    callback: [None; MAX_DIES],
+                },
+            ),
             out_of_map_calls: AtomicU64::new(0),
             out_of_map_bytes: AtomicU64::new(0),
             mask_updates: AtomicU64::new(0),
@@ -424,7 +376,7 @@ impl<E: Env> Map<E> {
 
     /// The environment.
     pub fn env(&self) -> &E {
-        &self.env
+        self.locked.backend()
     }
 
     /// Forgets the layout, the counters and the callbacks: back to [`State::Off`].
@@ -523,7 +475,7 @@ impl<E: Env> Map<E> {
         }
         for w in order[..dies.len()].windows(2) {
             let (lo, hi) = (&dies[w[0]], &dies[w[1]]);
-            if lo.base + lo.size > hi.base && !faults::on(faults::ACCEPT_OVERLAP) {
+            if lo.base + lo.size > hi.base {
                 return Err(die_err(w[1], ErrorKind::Overlap));
             }
         }
@@ -719,30 +671,24 @@ impl<E: Env> Map<E> {
     fn account(&self, i: usize, bytes: u64, free: bool) -> Option<bool> {
         let s = &self.sections[i];
         let r = if free {
-            self.env.count_call(i, true);
+            self.env().count_call(i, true);
             s.free
                 .fetch_update(Ordering::AcqRel, Ordering::Acquire, |v| {
                     v.checked_add(bytes).filter(|&n| n <= s.size)
                 })
         } else {
-            self.env.count_call(i, false);
+            self.env().count_call(i, false);
             s.free
-                .fetch_update(Ordering::SeqCst, Ordering::SeqCst, |v| {
-                    if faults::on(faults::DOUBLE_GET) {
-                        v.checked_sub(2 * bytes)
-                    } else {
-                        v.checked_sub(bytes)
-                    }
-                })
+                .fetch_update(Ordering::SeqCst, Ordering::SeqCst, |v| v.checked_sub(bytes))
         };
         match r {
             // Only a change between "entirely free" and not can change a mask. Raising may wait
             // (see `Env::defers_raise`); a `get` must also wait for a mask that still relies on
             // the section (see the module docs).
             Ok(old) if free && old + bytes == s.size => {
-                if self.env.defers_raise() {
+                if self.env().defers_raise() {
                     self.pending[usize::from(s.die)].fetch_or(1 << s.bit, Ordering::AcqRel);
-                    self.env.schedule_raise();
+                    self.env().schedule_raise();
                 } else {
                     self.refresh(i);
                 }
@@ -782,22 +728,7 @@ impl<E: Env> Map<E> {
 
     /// Recomputes the masks that depend on section `i`, under the lock.
     fn refresh(&self, i: usize) {
-        if faults::on(faults::NO_LOCK) {
-            let mut copy = self.with_lock(|locked| *locked);
-            self.refresh_locked(&mut copy, i);
-            return self.with_lock(|locked| *locked = copy);
-        }
-        self.with_lock(|locked| self.refresh_locked(locked, i))
-    }
-
-    /// Runs `f` with the lock held and the state that only the lock holder may touch.
-    fn with_lock<R>(&self, f: impl FnOnce(&mut Locked) -> R) -> R {
-        self.env.with_lock(|| {
-            // SAFETY: By the contract of `Env`, the lock excludes every other `with_lock`, the
-            // only way to `locked` while other CPUs run (type invariants), so this is the only
-            // reference to it.
-            f(unsafe { &mut *self.locked.get() })
-        })
+        self.refresh_locked(&mut self.locked.lock(), i)
     }
 
     /// The body of [`Map::refresh`].
@@ -824,7 +755,7 @@ impl<E: Env> Map<E> {
         changed &= 1 << s.bit;
         if changed == 0 {
             let masked = locked.mask[d] & (1 << s.bit) != 0;
-            self.env.section_changed(i, s.is_free(), masked);
+            self.env().section_changed(i, s.is_free(), masked);
         }
         self.release(locked, i);
         if s.pair != NONE {
@@ -907,7 +838,7 @@ impl<E: Env> Map<E> {
         if old_mask == mask && old_value == value {
             return 0;
         }
-        let now = self.env.now_ns();
+        let now = self.env().now_ns();
         let die = &self.dies[d];
         let mut changed = old_mask ^ mask;
         while changed != 0 {
@@ -925,7 +856,7 @@ impl<E: Env> Map<E> {
                         .fetch_add(now.saturating_sub(since), Ordering::Relaxed);
                 }
             }
-            self.env
+            self.env()
                 .section_changed(i, self.sections[i].is_free(), mask & (1 << bit) != 0);
         }
         locked.mask[d] = mask;
@@ -933,7 +864,7 @@ impl<E: Env> Map<E> {
         self.published[d].store(mask, Ordering::Release);
         self.mask_updates.fetch_add(1, Ordering::Relaxed);
         if old_value != value {
-            self.env.mask_changed(d, old_value, value);
+            self.env().mask_changed(d, old_value, value);
             if let Some(cb) = locked.callback[d] {
                 // SAFETY: The registrant guarantees that `f` may be called with `cookie`, in
                 // atomic context, until it unregisters, which takes this lock.
@@ -959,21 +890,20 @@ impl<E: Env> Map<E> {
         }
         self.failed_section.store(i, Ordering::Relaxed);
         self.failed_kind.store(kind as u8, Ordering::Relaxed);
-        self.env.violation(i, kind, free, delta);
+        self.env().violation(i, kind, free, delta);
         self.clear_all();
     }
 
     /// Puts every die back to full refresh. Used when PASR is disabled.
     fn clear_all(&self) {
-        self.with_lock(|locked| {
-            for d in 0..self.ndies {
-                locked.maskable[d] = 0;
-                self.set_mask(locked, d, 0, 0);
-            }
-            for s in &self.sections[..self.nsections] {
-                s.relied.store(false, Ordering::Release);
-            }
-        })
+        let mut locked = self.locked.lock();
+        for d in 0..self.ndies {
+            locked.maskable[d] = 0;
+            self.set_mask(&mut locked, d, 0, 0);
+        }
+        for s in &self.sections[..self.nsections] {
+            s.relied.store(false, Ordering::Release);
+        }
     }
 
     /// Stops or starts the accounting of a configured map. While stopped ([`State::Off`]),
@@ -1069,52 +999,47 @@ impl<E: Env> Map<E> {
         f: MaskFn,
         cookie: *mut c_void,
     ) -> Result<(), RegisterError> {
-        self.with_lock(|locked| {
-            if locked.callback[d].is_some() {
-                return Err(RegisterError::Busy);
-            }
-            locked.callback[d] = Some(Callback { f, cookie });
-            // SAFETY: The caller guarantees `f` may be called with `cookie`.
-            unsafe { f(locked.value[d], cookie) };
-            Ok(())
-        })
+        let mut locked = self.locked.lock();
+        if locked.callback[d].is_some() {
+            return Err(RegisterError::Busy);
+        }
+        locked.callback[d] = Some(Callback { f, cookie });
+        // SAFETY: The caller guarantees `f` may be called with `cookie`.
+        unsafe { f(locked.value[d], cookie) };
+        Ok(())
     }
 
     /// Removes the callback of the die that starts at `die_base`, after handing it value 0 (full
     /// refresh): a mask must not outlive the driver that could lift it.
     pub fn unregister(&self, die_base: u64) -> Result<(), RegisterError> {
         let d = self.die_index(die_base).ok_or(RegisterError::NoSuchDie)?;
-        self.with_lock(|locked| {
-            let cb = locked.callback[d]
-                .take()
-                .ok_or(RegisterError::NotRegistered)?;
-            if !faults::on(faults::NO_CLEAR_ON_UNREGISTER) {
-                // SAFETY: The registrant's guarantee holds until this function returns.
-                unsafe { (cb.f)(0, cb.cookie) };
-            }
-            Ok(())
-        })
+        let mut locked = self.locked.lock();
+        let cb = locked.callback[d]
+            .take()
+            .ok_or(RegisterError::NotRegistered)?;
+        // SAFETY: The registrant's guarantee holds until this function returns.
+        unsafe { (cb.f)(0, cb.cookie) };
+        Ok(())
     }
 
     /// Hands every registered callback its die's current value again, for a controller whose
     /// registers may no longer hold it (a kernel restored from hibernation, whose boot kernel
     /// wrote its own).
     pub fn resync(&self) {
-        self.with_lock(|locked| {
-            for d in 0..self.ndies {
-                if let Some(cb) = locked.callback[d] {
-                    // SAFETY: The registrant guarantees `f` may be called until it unregisters.
-                    unsafe { (cb.f)(locked.value[d], cb.cookie) };
-                }
+        let locked = self.locked.lock();
+        for d in 0..self.ndies {
+            if let Some(cb) = locked.callback[d] {
+                // SAFETY: The registrant guarantees `f` may be called until it unregisters.
+                unsafe { (cb.f)(locked.value[d], cb.cookie) };
             }
-        })
+        }
     }
 
     /// Restores full refresh for good, before the system reboots, powers off or kexecs: stops
     /// the accounting and hands value 0 to every registered callback, whatever it had last.
     pub fn shutdown(&self) {
         self.state.store(State::Off as u8, Ordering::Release);
-        self.with_lock(|locked| self.zero_all(locked));
+        self.zero_all(&mut self.locked.lock());
     }
 
     /// [`Map::shutdown`] for a panic, without the lock: the lock may be held by this CPU (a
@@ -1125,17 +1050,14 @@ impl<E: Env> Map<E> {
     /// Every other CPU must be stopped, as panic() does before it calls its notifiers.
     pub unsafe fn shutdown_unlocked(&self) {
         self.state.store(State::Off as u8, Ordering::Release);
-        // SAFETY: No other CPU runs (guaranteed by the caller). This CPU may have been inside
-        // `with_lock` when it panicked, but that frame never resumes: this is the only
-        // reference that will be used.
-        self.zero_all(unsafe { &mut *self.locked.get() });
+        // SAFETY: No other CPU runs (guaranteed by the caller). This CPU may have held a guard
+        // when it panicked, but that frame never resumes: this is the only reference that will
+        // be used.
+        self.zero_all(unsafe { &mut *self.locked.data_ptr() });
     }
 
     /// Clears every mask and writes value 0 to every callback, even one that had value 0.
     fn zero_all(&self, locked: &mut Locked) {
-        if faults::on(faults::NO_CLEAR_ON_SHUTDOWN) {
-            return;
-        }
         for d in 0..self.ndies {
             let was = locked.value[d];
             locked.maskable[d] = 0;
@@ -1153,7 +1075,7 @@ impl<E: Env> Map<E> {
         if d >= self.ndies {
             return None;
         }
-        self.with_lock(|locked| locked.callback[d].map(|cb| (cb.f, cb.cookie)))
+        self.locked.lock().callback[d].map(|cb| (cb.f, cb.cookie))
     }
 
     fn die_index(&self, base: u64) -> Option<usize> {
@@ -1193,9 +1115,9 @@ impl<E: Env> Map<E> {
         let running = if since == NOT_MASKED {
             0
         } else {
-            self.env.now_ns().saturating_sub(since)
+            self.env().now_ns().saturating_sub(since)
         };
-        let (puts, gets) = self.env.calls(i);
+        let (puts, gets) = self.env().calls(i);
         Some(SectionInfo {
             start: s.start,
             size: s.size,
@@ -1214,13 +1136,14 @@ impl<E: Env> Map<E> {
     /// A snapshot of die `d`, taken under the lock.
     pub fn die(&self, d: usize) -> Option<DieInfo> {
         let die = *self.dies[..self.ndies].get(d)?;
-        let (mask, value, has_callback) = self.with_lock(|locked| {
+        let (mask, value, has_callback) = {
+            let locked = self.locked.lock();
             (
                 locked.mask[d],
                 locked.value[d],
                 locked.callback[d].is_some(),
             )
-        });
+        };
         Some(DieInfo {
             base: die.base,
             size: die.size,
@@ -1286,7 +1209,7 @@ impl<E: Env> Map<E> {
     /// Total `put` and `get` calls that reached a section.
     pub fn calls(&self) -> (u64, u64) {
         (0..self.nsections).fold((0, 0), |(p, g), i| {
-            let (sp, sg) = self.env.calls(i);
+            let (sp, sg) = self.env().calls(i);
             (p + sp, g + sg)
         })
     }

@@ -6,16 +6,13 @@
 //! buddy allocator holds free, and hands each die's controller a refresh mask that covers only
 //! sections that are entirely free (and whose interleaving partner is entirely free too).
 //!
-//! The logic lives in [`layout`] and [`map`], which depend on `core` only and are also tested on
-//! the host. This file binds them to the kernel: the global map, its lock, the C entry points
-//! declared in `include/linux/pasr.h` (drivers), `mm/pasr.h` (the allocator's hooks) and
-//! `mm/pasr/core.h` (the C files of `mm/pasr/`), and the boot-time set-up. What Rust cannot
-//! reach in 6.12 (early parameters, the static keys, the irq-safe lock, irq_work) lives in the C
-//! files of `mm/pasr/`.
+//! The logic lives in [`layout`], [`lock`] and [`map`], which depend on `core` only and are also
+//! tested on the host. This file binds them to the kernel: the global map, its lock, what the C
+//! entry points of [`ffi`] call, and the boot-time set-up. What Rust cannot reach in 6.12 (early
+//! parameters, the static keys, the irq-safe lock, irq_work) lives in the C files of `mm/pasr/`.
 //!
-//! The types and functions shared with C come from bindgen over those headers
-//! (`kernel::bindings`); `c_prototype!` checks at build time that every function defined here
-//! for C has the prototype they declare.
+//! The types and functions shared with C come from bindgen over the PASR headers
+//! (`kernel::bindings`).
 
 use core::ffi::c_void;
 use kernel::bindings;
@@ -24,15 +21,14 @@ use kernel::prelude::*;
 use kernel::str::CStr;
 
 pub mod layout;
+pub mod lock;
 pub mod map;
-
-#[cfg(CONFIG_PASR_KUNIT_TEST)]
-mod kunit;
 
 use layout::{
     parse_die, parse_dt_die, parse_dt_interleaves, parse_interleave, ErrorKind, Layout,
     LayoutError, ParamRef, MAX_DIES, MAX_INTERLEAVES, MAX_SECTIONS,
 };
+use lock::Backend;
 use map::{Env, Map, Mismatch, State, Violation};
 
 /// Log prefix of the `pr_*!` macros; this object is not a module.
@@ -48,6 +44,13 @@ macro_rules! c_prototype {
     };
 }
 
+// After `c_prototype!`, which `ffi` and `bench` use.
+#[cfg(CONFIG_PASR_BENCH)]
+mod bench;
+pub mod ffi;
+#[cfg(CONFIG_PASR_KUNIT_TEST)]
+mod kunit;
+
 /// The kernel environment of a map: the PASR raw spinlock, with interrupts off. `STATS`: whether
 /// the map's calls count in the per-CPU statistics (the live map's only).
 pub(crate) struct KernelEnv<const STATS: bool>;
@@ -55,18 +58,23 @@ pub(crate) struct KernelEnv<const STATS: bool>;
 /// The environment of the live map.
 pub(crate) type LiveEnv = KernelEnv<true>;
 
-// SAFETY: `with_lock` holds a raw spinlock (with interrupts off) while `f` runs, and the lock
-// is not recursive.
-unsafe impl<const STATS: bool> Env for KernelEnv<STATS> {
-    fn with_lock<R>(&self, f: impl FnOnce() -> R) -> R {
+// SAFETY: PASR's raw spinlock, taken with interrupts off: not recursive, so `lock` spins while
+// any caller holds it, this CPU included.
+unsafe impl<const STATS: bool> Backend for KernelEnv<STATS> {
+    type GuardState = c_ulong;
+
+    fn lock(&self) -> c_ulong {
         // SAFETY: FFI call without preconditions; it returns the saved irq flags.
-        let flags = unsafe { bindings::pasr_lock_irqsave() };
-        let r = f();
-        // SAFETY: The lock is held, and `flags` came from the matching lock call.
-        unsafe { bindings::pasr_unlock_irqrestore(flags) };
-        r
+        unsafe { bindings::pasr_lock_irqsave() }
     }
 
+    unsafe fn unlock(&self, flags: &c_ulong) {
+        // SAFETY: The caller holds the lock, and `flags` came from the matching `lock`.
+        unsafe { bindings::pasr_unlock_irqrestore(*flags) };
+    }
+}
+
+impl<const STATS: bool> Env for KernelEnv<STATS> {
     fn now_ns(&self) -> u64 {
         // SAFETY: FFI call without preconditions, usable in any context.
         unsafe { bindings::pasr_clock_ns() }
@@ -121,20 +129,18 @@ const _: () = assert!(bindings::PASR_MAX_SECTIONS as usize == MAX_SECTIONS);
 
 /// Whether masks are raised from irq_work (see `Env::defers_raise`): off in early boot, when
 /// the buddy allocator is filled on one CPU and irq_work cannot be raised yet; switched on by
-/// [`pasr_defer_raising`].
+/// [`defer_raising`].
 static DEFER_RAISE: core::sync::atomic::AtomicBool = core::sync::atomic::AtomicBool::new(false);
 
 /// From now on, a section that becomes entirely free is masked from irq_work, never under the
 /// allocator's zone lock. Called by the C side once irq_work works.
-#[no_mangle]
-pub extern "C" fn pasr_defer_raising() {
+pub(crate) fn defer_raising() {
     DEFER_RAISE.store(true, core::sync::atomic::Ordering::Relaxed);
 }
 
 /// Raises the masks deferred by `put`s. Called by the C side from irq_work, and by the verifier
 /// before it compares masks with the free lists.
-#[no_mangle]
-pub extern "C" fn pasr_raise_pending() {
+pub(crate) fn raise_pending() {
     pasr().raise_pending();
 }
 
@@ -142,7 +148,7 @@ pub extern "C" fn pasr_raise_pending() {
 ///
 /// # Invariants
 ///
-/// The map is only reached mutably by [`pasr_map_init`], once, during early boot, while a single
+/// The map is only reached mutably by [`map_init`], once, during early boot, while a single
 /// CPU runs and before anything else may reach it; afterwards it is only shared.
 struct Global(core::cell::UnsafeCell<Map<LiveEnv>>);
 
@@ -222,7 +228,7 @@ fn report(err: &LayoutError, src: &Source<'_>) {
 ///
 /// # Safety
 ///
-/// Same as [`pasr_map_init`].
+/// Same as [`map_init`].
 unsafe fn init_from(
     parsed: Result<Layout, LayoutError>,
     src: &Source<'_>,
@@ -251,8 +257,7 @@ unsafe fn init_from(
 /// Must be called once, during early boot on the boot CPU, before anything else uses PASR.
 /// `dies` and `ilvs` must point to `ndies` and `nilvs` entries that are null or point to
 /// NUL-terminated strings.
-#[no_mangle]
-pub unsafe extern "C" fn pasr_map_init(
+pub(crate) unsafe fn map_init(
     dies: *const *mut c_char,
     ndies: usize,
     ilvs: *const *mut c_char,
@@ -314,14 +319,13 @@ unsafe fn prop<'a>(p: *const c_void, len: c_int) -> Option<&'a [u8]> {
     Some(unsafe { core::slice::from_raw_parts(p.cast::<u8>(), len) })
 }
 
-/// Like [`pasr_map_init`], from the `die@` nodes of a `linux,pasr-ddr-layout` device-tree node.
+/// Like [`map_init`], from the `die@` nodes of a `linux,pasr-ddr-layout` device-tree node.
 ///
 /// # Safety
 ///
-/// As [`pasr_map_init`]; `dies` must point to `n` entries whose pointers are null or valid for
+/// As [`map_init`]; `dies` must point to `n` entries whose pointers are null or valid for
 /// their lengths (and `name` NUL-terminated) during the call.
-#[no_mangle]
-pub unsafe extern "C" fn pasr_map_init_dt(
+pub(crate) unsafe fn map_init_dt(
     dies: *const bindings::pasr_dt_die,
     n: usize,
     addr_cells: u32,
@@ -409,7 +413,7 @@ const DEBUG_LOG_LIMIT: usize = 32;
 
 /// The debug controller's record: the first [`DEBUG_LOG_LIMIT`] values of every die, and how
 /// many it received and printed. The callback runs under the buddy allocator's zone lock, where
-/// printing could deadlock on the console lock; it only records, and [`pasr_debug_log_flush`]
+/// printing could deadlock on the console lock; it only records, and [`debug_log_flush`]
 /// prints later, from irq_work.
 #[cfg(CONFIG_PASR_DEBUG_CONTROLLER)]
 mod debug_log {
@@ -426,7 +430,7 @@ mod debug_log {
 }
 
 /// Debug controller callback: records the value a real controller would write, for
-/// [`pasr_debug_log_flush`] to print. `cookie` is the die index.
+/// [`debug_log_flush`] to print. `cookie` is the die index.
 ///
 /// # Safety
 ///
@@ -450,8 +454,7 @@ unsafe extern "C" fn debug_controller(value: u64, cookie: *mut c_void) {
 
 /// Prints what the debug controller recorded since the last call. Called by the C side from
 /// irq_work, outside every allocator lock; calls are serialised by the irq_work.
-#[no_mangle]
-pub extern "C" fn pasr_debug_log_flush() {
+pub(crate) fn debug_log_flush() {
     #[cfg(CONFIG_PASR_DEBUG_CONTROLLER)]
     for d in 0..MAX_DIES {
         use core::sync::atomic::Ordering;
@@ -472,8 +475,7 @@ pub extern "C" fn pasr_debug_log_flush() {
 }
 
 /// Late boot: registers the debug controller if configured, and prints the state of every die.
-#[no_mangle]
-pub extern "C" fn pasr_map_late_init() {
+pub(crate) fn map_late_init() {
     let map = pasr();
     if map.state() != State::On {
         return;
@@ -513,8 +515,7 @@ fn phys(paddr: bindings::phys_addr_t) -> u64 {
 }
 
 /// Marks `[paddr, paddr + size)` free.
-#[no_mangle]
-pub extern "C" fn pasr_put(paddr: bindings::phys_addr_t, size: c_ulong) {
+pub(crate) fn put(paddr: bindings::phys_addr_t, size: c_ulong) {
     pasr().put(phys(paddr), size as u64);
 }
 
@@ -526,8 +527,7 @@ pub extern "C" fn pasr_put(paddr: bindings::phys_addr_t, size: c_ulong) {
 /// # Safety
 ///
 /// `start` and `size` must be valid for writes.
-#[no_mangle]
-pub unsafe extern "C" fn pasr_block_freed(
+pub(crate) unsafe fn block_freed(
     paddr: bindings::phys_addr_t,
     bytes: c_ulong,
     start: *mut u64,
@@ -549,47 +549,9 @@ pub unsafe extern "C" fn pasr_block_freed(
     true
 }
 
-/// Test-only fault injection: the number of `pasr_get` calls still to drop.
-#[cfg(CONFIG_PASR_FAULT_INJECTION)]
-static SKIP_GETS: core::sync::atomic::AtomicU64 = core::sync::atomic::AtomicU64::new(0);
-
 /// Marks `[paddr, paddr + size)` used.
-#[no_mangle]
-pub extern "C" fn pasr_get(paddr: bindings::phys_addr_t, size: c_ulong) {
-    #[cfg(CONFIG_PASR_FAULT_INJECTION)]
-    {
-        use core::sync::atomic::Ordering;
-        if SKIP_GETS.load(Ordering::Relaxed) != 0
-            && SKIP_GETS
-                .fetch_update(Ordering::Relaxed, Ordering::Relaxed, |n| n.checked_sub(1))
-                .is_ok()
-        {
-            return;
-        }
-    }
+pub(crate) fn get(paddr: bindings::phys_addr_t, size: c_ulong) {
     pasr().get(phys(paddr), size as u64);
-}
-
-/// Makes the next `n` `pasr_get` calls be dropped (fault injection, for tests).
-#[cfg(CONFIG_PASR_FAULT_INJECTION)]
-#[no_mangle]
-pub extern "C" fn pasr_fault_skip_gets(n: u64) {
-    SKIP_GETS.store(n, core::sync::atomic::Ordering::Relaxed);
-}
-
-/// Activates test-only faults in the core (`map::faults`), for tests that prove the checks
-/// catch them.
-#[cfg(CONFIG_PASR_FAULT_INJECTION)]
-#[no_mangle]
-pub extern "C" fn pasr_fault_set(faults: u32) {
-    map::faults::ACTIVE.store(faults, core::sync::atomic::Ordering::Relaxed);
-}
-
-/// The active test-only faults: the C side has fault points of its own (see `mm/pasr/core.h`).
-#[cfg(CONFIG_PASR_FAULT_INJECTION)]
-#[no_mangle]
-pub extern "C" fn pasr_faults_active() -> u32 {
-    map::faults::ACTIVE.load(core::sync::atomic::Ordering::Relaxed)
 }
 
 /// Fills `*out` with section `i`; returns false if there is no such section.
@@ -597,11 +559,7 @@ pub extern "C" fn pasr_faults_active() -> u32 {
 /// # Safety
 ///
 /// `out` must be valid for writes.
-#[no_mangle]
-pub unsafe extern "C" fn pasr_section_snapshot(
-    i: c_int,
-    out: *mut bindings::pasr_section_info,
-) -> bool {
+pub(crate) unsafe fn section_snapshot(i: c_int, out: *mut bindings::pasr_section_info) -> bool {
     let Some(s) = usize::try_from(i).ok().and_then(|i| pasr().section(i)) else {
         return false;
     };
@@ -628,8 +586,7 @@ pub unsafe extern "C" fn pasr_section_snapshot(
 /// # Safety
 ///
 /// `out` must be valid for writes.
-#[no_mangle]
-pub unsafe extern "C" fn pasr_die_snapshot(d: c_int, out: *mut bindings::pasr_die_info) -> bool {
+pub(crate) unsafe fn die_snapshot(d: c_int, out: *mut bindings::pasr_die_info) -> bool {
     let Some(die) = live_die(d) else {
         return false;
     };
@@ -653,8 +610,7 @@ pub unsafe extern "C" fn pasr_die_snapshot(d: c_int, out: *mut bindings::pasr_di
 /// # Safety
 ///
 /// `out` must be valid for writes.
-#[no_mangle]
-pub unsafe extern "C" fn pasr_stats_snapshot(out: *mut bindings::pasr_stats) {
+pub(crate) unsafe fn stats_snapshot(out: *mut bindings::pasr_stats) {
     let map = pasr();
     let (covered, free, masked) = map.totals();
     let (puts, gets) = map.calls();
@@ -682,8 +638,7 @@ pub unsafe extern "C" fn pasr_stats_snapshot(out: *mut bindings::pasr_stats) {
 }
 
 /// The section holding `paddr`, or -1.
-#[no_mangle]
-pub extern "C" fn pasr_section_of(paddr: u64) -> c_int {
+pub(crate) fn section_of(paddr: u64) -> c_int {
     pasr().lookup(paddr).map_or(-1, |i| i as c_int)
 }
 
@@ -694,8 +649,7 @@ pub extern "C" fn pasr_section_of(paddr: u64) -> c_int {
 ///
 /// `actual` must point to `n` readable values and `out` to `max_out` writable entries. The
 /// caller keeps the allocator and PASR still meanwhile.
-#[no_mangle]
-pub unsafe extern "C" fn pasr_check_counts(
+pub(crate) unsafe fn check_counts(
     actual: *const u64,
     n: c_int,
     out: *mut bindings::pasr_mismatch,
@@ -737,9 +691,8 @@ pub unsafe extern "C" fn pasr_check_counts(
 /// # Safety
 ///
 /// `f` must be callable with `cookie` from any CPU in atomic context until
-/// [`pasr_unregister_mask_function`] returns for this die.
-#[no_mangle]
-pub unsafe extern "C" fn pasr_register_mask_function(
+/// [`unregister_mask_function`] returns for this die.
+pub(crate) unsafe fn register_mask_function(
     die_base: bindings::phys_addr_t,
     f: bindings::pasr_mask_fn,
     cookie: *mut c_void,
@@ -790,9 +743,8 @@ fn mode_from_c(mode: bindings::pasr_mode) -> Option<layout::Mode> {
 ///
 /// # Safety
 ///
-/// `desc` must be valid for reads; `f` as for [`pasr_register_mask_function`].
-#[no_mangle]
-pub unsafe extern "C" fn pasr_register_die(
+/// `desc` must be valid for reads; `f` as for [`register_mask_function`].
+pub(crate) unsafe fn register_die(
     desc: *const bindings::pasr_die_desc,
     f: bindings::pasr_mask_fn,
     cookie: *mut c_void,
@@ -846,8 +798,7 @@ pub unsafe extern "C" fn pasr_register_die(
 }
 
 /// Hands value 0 (full refresh) to the callback of the die at `die_base`, then removes it.
-#[no_mangle]
-pub extern "C" fn pasr_unregister_mask_function(die_base: bindings::phys_addr_t) -> c_int {
+pub(crate) fn unregister_mask_function(die_base: bindings::phys_addr_t) -> c_int {
     register_errno(pasr().unregister(phys(die_base)))
 }
 
@@ -863,15 +814,13 @@ fn register_errno(r: Result<(), map::RegisterError>) -> c_int {
 
 /// Stops (`on` false) or starts the accounting of the configured map, at bring-up (see
 /// [`Map::set_accounting`]).
-#[no_mangle]
-pub extern "C" fn pasr_set_accounting(on: bool) {
+pub(crate) fn set_accounting(on: bool) {
     pasr().set_accounting(on);
 }
 
 /// Full refresh for good, on reboot, power-off and kexec (`panic` false), or from a panic or
 /// crash kexec (`panic` true: other CPUs are stopped, and the lock may never be released).
-#[no_mangle]
-pub extern "C" fn pasr_refresh_all(panic: bool) {
+pub(crate) fn refresh_all(panic: bool) {
     let map = pasr();
     if panic {
         // SAFETY: The C side calls this with `panic` true only from panic() and crash kexec,
@@ -883,14 +832,12 @@ pub extern "C" fn pasr_refresh_all(panic: bool) {
 }
 
 /// Hands every controller its die's current value again (after a restore from hibernation).
-#[no_mangle]
-pub extern "C" fn pasr_resync() {
+pub(crate) fn resync() {
     pasr().resync();
 }
 
 /// Number of dies in the map.
-#[no_mangle]
-pub extern "C" fn pasr_die_count() -> c_int {
+pub(crate) fn die_count() -> c_int {
     pasr().die_count() as c_int
 }
 
@@ -899,8 +846,7 @@ pub extern "C" fn pasr_die_count() -> c_int {
 /// # Safety
 ///
 /// `base` and `size` must be valid for writes.
-#[no_mangle]
-pub unsafe extern "C" fn pasr_die_range(d: c_int, base: *mut u64, size: *mut u64) -> bool {
+pub(crate) unsafe fn die_range(d: c_int, base: *mut u64, size: *mut u64) -> bool {
     let Some(die) = live_die(d) else {
         return false;
     };
@@ -918,8 +864,7 @@ pub unsafe extern "C" fn pasr_die_range(d: c_int, base: *mut u64, size: *mut u64
 /// # Safety
 ///
 /// `desc` must be valid for writes.
-#[no_mangle]
-pub unsafe extern "C" fn pasr_die_describe(d: c_int, desc: *mut bindings::pasr_die_desc) -> bool {
+pub(crate) unsafe fn die_describe(d: c_int, desc: *mut bindings::pasr_die_desc) -> bool {
     let Some(die) = live_die(d) else {
         return false;
     };
@@ -934,94 +879,3 @@ pub unsafe extern "C" fn pasr_die_describe(d: c_int, desc: *mut bindings::pasr_d
     unsafe { desc.write(out) };
     true
 }
-
-/// A private map for [`pasr_bench_calls`], outside the statistics.
-///
-/// # Invariants
-///
-/// Only used by [`pasr_bench_calls`], whose caller serialises the calls.
-#[cfg(CONFIG_PASR_BENCH)]
-struct BenchMap(core::cell::UnsafeCell<Map<KernelEnv<false>>>);
-
-// SAFETY: See the type invariants: there is no concurrent access.
-#[cfg(CONFIG_PASR_BENCH)]
-unsafe impl Sync for BenchMap {}
-
-#[cfg(CONFIG_PASR_BENCH)]
-static BENCH_MAP: BenchMap = BenchMap(core::cell::UnsafeCell::new(Map::new(KernelEnv::<false> {})));
-
-/// Times `iterations` `put`/`get` pairs of max-order blocks on a private map of `dies` dies of
-/// 512 MiB at 0x40000000 upwards, each of `sections` sections, cycling over every block.
-/// Returns the total time in nanoseconds, or 0 if the layout is refused.
-///
-/// # Safety
-///
-/// Calls must be serialised by the caller (the benchmark's debugfs file does it).
-#[cfg(CONFIG_PASR_BENCH)]
-#[no_mangle]
-pub unsafe extern "C" fn pasr_bench_calls(dies: c_int, sections: c_int, iterations: u64) -> u64 {
-    const DIE: u64 = 512 << 20;
-    // SAFETY: FFI call without preconditions.
-    let block = unsafe { bindings::pasr_block_size() };
-    let mut l = Layout::new();
-    for d in 0..u64::try_from(dies).unwrap_or(0) {
-        let spec = layout::DieSpec {
-            base: 0x4000_0000 + d * DIE,
-            size: DIE,
-            sections: u32::try_from(sections).unwrap_or(0),
-            mode: layout::Mode::Bank,
-        };
-        if l.add_die(spec).is_err() {
-            return 0;
-        }
-    }
-    // SAFETY: By the type invariants of `BenchMap`, nothing else uses the map.
-    let map = unsafe { &mut *BENCH_MAP.0.get() };
-    if map.configure(&l, block).is_err() {
-        return 0;
-    }
-    // No 64-bit division (32-bit ARM has none): `block` is a power of two, and there are at
-    // most 16 * 128 blocks, so the index below is a 32-bit remainder.
-    let blocks = ((u64::try_from(dies).unwrap_or(0) * DIE) >> block.trailing_zeros()) as u32;
-    let env = KernelEnv::<false> {};
-    let start = env.now_ns();
-    for i in 0..iterations {
-        // Spread over every block of every die, so the lookup sees the whole table.
-        let addr = 0x4000_0000 + u64::from((i.wrapping_mul(7919) as u32) % blocks) * block;
-        map.put(addr, block);
-        map.get(addr, block);
-    }
-    let ns = env.now_ns() - start;
-    map.reset();
-    ns
-}
-
-c_prototype!(
-    pasr_defer_raising,
-    pasr_raise_pending,
-    pasr_map_init,
-    pasr_map_init_dt,
-    pasr_debug_log_flush,
-    pasr_map_late_init,
-    pasr_put,
-    pasr_block_freed,
-    pasr_get,
-    pasr_section_snapshot,
-    pasr_die_snapshot,
-    pasr_stats_snapshot,
-    pasr_section_of,
-    pasr_check_counts,
-    pasr_register_mask_function,
-    pasr_register_die,
-    pasr_unregister_mask_function,
-    pasr_refresh_all,
-    pasr_resync,
-    pasr_set_accounting,
-    pasr_die_count,
-    pasr_die_range,
-    pasr_die_describe,
-);
-#[cfg(CONFIG_PASR_FAULT_INJECTION)]
-c_prototype!(pasr_fault_skip_gets, pasr_fault_set, pasr_faults_active);
-#[cfg(CONFIG_PASR_BENCH)]
-c_prototype!(pasr_bench_calls);

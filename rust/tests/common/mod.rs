@@ -5,6 +5,7 @@
 #![allow(dead_code)]
 
 use pasr_host::layout::{parse_die, parse_interleave, DieSpec, Layout, MAX_SECTIONS};
+use pasr_host::lock::Backend;
 use pasr_host::map::{Env, Map};
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 use std::sync::Mutex;
@@ -39,10 +40,12 @@ impl Default for HostEnv {
     }
 }
 
-// SAFETY: `with_lock` holds a spin lock (acquire/release) while `f` runs; a call from inside
-// `f` spins for ever instead of entering.
-unsafe impl Env for HostEnv {
-    fn with_lock<R>(&self, f: impl FnOnce() -> R) -> R {
+// SAFETY: A spin lock (acquire/release): `lock` spins while another caller holds it, this thread
+// included.
+unsafe impl Backend for HostEnv {
+    type GuardState = ();
+
+    fn lock(&self) {
         while self
             .locked
             .compare_exchange_weak(false, true, Ordering::Acquire, Ordering::Relaxed)
@@ -50,11 +53,14 @@ unsafe impl Env for HostEnv {
         {
             std::hint::spin_loop();
         }
-        let r = f();
-        self.locked.store(false, Ordering::Release);
-        r
     }
 
+    unsafe fn unlock(&self, _state: &()) {
+        self.locked.store(false, Ordering::Release);
+    }
+}
+
+impl Env for HostEnv {
     fn mask_changed(&self, die: usize, old: u64, new: u64) {
         self.events.lock().unwrap().push((die, old, new));
     }
