@@ -26,7 +26,6 @@
 
 #include <linux/gfp.h>
 #include <linux/init.h>
-#include <linux/kobject.h>
 #include <linux/memory.h>
 #include <linux/memory_hotplug.h>
 #include <linux/mm.h>
@@ -37,10 +36,10 @@
 #include <linux/pasr.h>
 #include <linux/shrinker.h>
 #include <linux/suspend.h>
-#include <linux/sysfs.h>
 #include <linux/vmstat.h>
 #include <linux/workqueue.h>
 
+#include "governor.h"
 #include "internal.h"
 
 #define PASR_GOV_SECTIONS	256
@@ -363,130 +362,62 @@ static struct notifier_block pasr_gov_pm_nb = {
 };
 #endif
 
-/* --- sysfs: /sys/kernel/mm/pasr/governor/ and its stats/ --- */
+/* --- what its sysfs interface (governor_sysfs.c) reaches --- */
 
-static ssize_t enabled_show(struct kobject *k, struct kobj_attribute *a,
-			    char *buf)
+bool pasr_gov_is_enabled(void)
 {
-	return sysfs_emit(buf, "%d\n", READ_ONCE(pasr_gov_enabled));
+	return READ_ONCE(pasr_gov_enabled);
 }
 
-static ssize_t enabled_store(struct kobject *k, struct kobj_attribute *a,
-			     const char *buf, size_t len)
+void pasr_gov_set_enabled(bool on)
 {
-	bool on;
-
-	if (kstrtobool(buf, &on))
-		return -EINVAL;
 	WRITE_ONCE(pasr_gov_enabled, on);
 	if (on) {
 		mod_delayed_work(system_wq, &pasr_gov_work, 0);
 	} else {
 		cancel_delayed_work_sync(&pasr_gov_work);
-		mutex_lock(&pasr_gov_lock);
-		pasr_gov_release_all();
-		mutex_unlock(&pasr_gov_lock);
+		pasr_gov_give_back();
 	}
-	return len;
 }
 
-static struct kobj_attribute enabled_attr = __ATTR_RW(enabled);
-
-static ssize_t threshold_show(struct kobject *k, struct kobj_attribute *a,
-			      char *buf)
+unsigned int pasr_gov_threshold_percent(void)
 {
-	return sysfs_emit(buf, "%u\n", READ_ONCE(pasr_gov_threshold));
+	return READ_ONCE(pasr_gov_threshold);
 }
 
-static ssize_t threshold_store(struct kobject *k, struct kobj_attribute *a,
-			       const char *buf, size_t len)
+void pasr_gov_set_threshold(unsigned int percent)
 {
-	unsigned int v;
-
-	if (kstrtouint(buf, 0, &v) || v > 100)
-		return -EINVAL;
-	WRITE_ONCE(pasr_gov_threshold, v);
-	return len;
+	WRITE_ONCE(pasr_gov_threshold, percent);
 }
 
-static struct kobj_attribute threshold_attr = __ATTR_RW(threshold);
-
-static ssize_t trigger_store(struct kobject *k, struct kobj_attribute *a,
-			     const char *buf, size_t len)
+/* Evacuates what the threshold allows, now. */
+void pasr_gov_trigger(void)
 {
 	pasr_gov_run(PASR_GOV_SECTIONS);
-	return len;
 }
 
-static struct kobj_attribute trigger_attr = __ATTR_WO(trigger);
-
-static ssize_t release_store(struct kobject *k, struct kobj_attribute *a,
-			     const char *buf, size_t len)
+/* Gives every reservation back. */
+void pasr_gov_give_back(void)
 {
 	mutex_lock(&pasr_gov_lock);
 	pasr_gov_release_all();
 	mutex_unlock(&pasr_gov_lock);
-	return len;
 }
 
-static struct kobj_attribute release_attr = __ATTR_WO(release);
-
-/*
- * /sys/kernel/mm/pasr/governor/stats/: one counter per file, as sysfs wants.
- * The counters are read without the lock: each is one word.
- */
-#define PASR_GOV_STAT(_name, _fmt, _expr)				\
-static ssize_t _name##_show(struct kobject *k,				\
-			    struct kobj_attribute *a, char *buf)	\
-{									\
-	return sysfs_emit(buf, _fmt "\n", _expr);			\
-}									\
-static struct kobj_attribute _name##_attr = __ATTR_RO(_name)
-
-PASR_GOV_STAT(evacuated, "%lu", READ_ONCE(pasr_gov_evacuated));
-PASR_GOV_STAT(migrated_pages, "%lu", READ_ONCE(pasr_gov_migrated));
-PASR_GOV_STAT(returned, "%lu", READ_ONCE(pasr_gov_returned));
-PASR_GOV_STAT(failures, "%lu", READ_ONCE(pasr_gov_failures));
-PASR_GOV_STAT(reserved_bytes, "%llu",
-	      (u64)atomic_long_read(&pasr_gov_reserved_pages) << PAGE_SHIFT);
-PASR_GOV_STAT(use_percent, "%u", pasr_gov_use());
-
-static struct attribute *pasr_gov_attrs[] = {
-	&enabled_attr.attr,
-	&threshold_attr.attr,
-	&trigger_attr.attr,
-	&release_attr.attr,
-	NULL,
-};
-
-static const struct attribute_group pasr_gov_group = {
-	.attrs = pasr_gov_attrs,
-};
-
-static struct attribute *pasr_gov_stats_attrs[] = {
-	&evacuated_attr.attr,
-	&migrated_pages_attr.attr,
-	&returned_attr.attr,
-	&failures_attr.attr,
-	&reserved_bytes_attr.attr,
-	&use_percent_attr.attr,
-	NULL,
-};
-
-static const struct attribute_group pasr_gov_stats_group = {
-	.name = "stats",
-	.attrs = pasr_gov_stats_attrs,
-};
-
-static const struct attribute_group *pasr_gov_groups[] = {
-	&pasr_gov_group,
-	&pasr_gov_stats_group,
-	NULL,
-};
+/* The counters are read without the lock: each is one word. */
+void pasr_gov_read_stats(struct pasr_gov_stats *st)
+{
+	st->evacuated = READ_ONCE(pasr_gov_evacuated);
+	st->migrated_pages = READ_ONCE(pasr_gov_migrated);
+	st->returned = READ_ONCE(pasr_gov_returned);
+	st->failures = READ_ONCE(pasr_gov_failures);
+	st->reserved_bytes = (u64)atomic_long_read(&pasr_gov_reserved_pages)
+			     << PAGE_SHIFT;
+	st->use_percent = pasr_gov_use();
+}
 
 static int __init pasr_gov_init(void)
 {
-	struct kobject *gov_kobj;
 	struct shrinker *sh;
 
 	if (!pasr_is_on())
@@ -507,9 +438,7 @@ static int __init pasr_gov_init(void)
 #ifdef CONFIG_PM_SLEEP
 	register_pm_notifier(&pasr_gov_pm_nb);
 #endif
-	gov_kobj = pasr_kobj ? kobject_create_and_add("governor", pasr_kobj) : NULL;
-	if (!gov_kobj || sysfs_create_groups(gov_kobj, pasr_gov_groups))
-		pr_err("cannot create /sys/kernel/mm/pasr/governor\n");
+	pasr_gov_sysfs_init();
 	if (pasr_gov_enabled)
 		schedule_delayed_work(&pasr_gov_work, 0);
 	pr_info("ready (%s, threshold %u%%)\n",
