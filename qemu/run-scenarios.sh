@@ -251,7 +251,8 @@ run_one() {
 			ok=0
 		fi
 	fi
-	if [ "$DEBUG_RUN" = 1 ]; then
+	# a PANIC scenario's kernels were checked above, each up to its panic
+	if [ "$DEBUG_RUN" = 1 ] && [ -z "$PANIC" ]; then
 		wopt=()
 		[ "$ALLOW_WARN" != 1 ] || wopt=(--allow-warn)
 		if [ -z "$DEBUG_SPLAT" ]; then

@@ -1,8 +1,8 @@
 #!/bin/sh
 # Offline memory counted exactly (qemu/scenarios/pasr-memhotplug-many.conf,
-# pasr_test.hotplug_many=1): hot-adds 256 MiB at 0x70000000 with each
-# block's memmap on the block itself (memmap_on_memory), then 8448 MiB at
-# 0x80000000 (66 blocks of 128 MiB), onlines every new block into
+# pasr_test.hotplug_many=1): hot-adds 256 MiB at the end of the boot RAM
+# (0x70000000 with mem=768M) with each block's memmap on the block itself
+# (memmap_on_memory), then 8448 MiB after it (66 blocks of 128 MiB), onlines every new block into
 # ZONE_MOVABLE and offlines it again: 68 offline ranges, more than PASR's
 # old fixed table of 64. Truth independent of PASR's own table:
 #   - a section inside the memmap_on_memory range counts free all but the
@@ -27,10 +27,15 @@ bs=$((0x$(cat $MEMB/block_size_bytes)))
 # (memmap_on_memory=force)
 pb=$((4096 << $(awk '/^Page block order:/ { print $4 }' /proc/pagetypeinfo)))
 mm=$(((bs / 4096 * 64 + pb - 1) / pb * pb))
-A_LO=$((0x70000000)) A_HI=$((0x80000000))
-B_LO=$((0x80000000)) B_HI=$((0x80000000 + 8448 * 1048576))
-hot_add "256M@0x70000000 memmap" || exit 0
-hot_add "8448M@0x80000000" || exit 0
+# the ranges start where the boot RAM ends (RAM at 0x40000000, mem=N[MG]):
+# 0x70000000 with mem=768M; the debug kernel boots with more (DEBUG_CMDLINE),
+# as KASAN's shadow of the hot-added memory comes from the boot RAM
+mem=$(arg mem || echo 768M)
+case "$mem" in *G) mem=$((${mem%G} * 1024)) ;; *M) mem=${mem%M} ;; esac
+A_LO=$((0x40000000 + mem * 1048576)) A_HI=$((0x40000000 + (mem + 256) * 1048576))
+B_LO=$A_HI B_HI=$((A_HI + 8448 * 1048576))
+hot_add "256M@$(printf '0x%x' $A_LO) memmap" || exit 0
+hot_add "8448M@$(printf '0x%x' $B_LO)" || exit 0
 blocks=$BLOCKS
 onfail=0 offfail=0
 for b in $blocks; do echo online_movable >$MEMB/memory$b/state 2>/dev/null || onfail=$((onfail + 1)); done

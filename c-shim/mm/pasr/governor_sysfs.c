@@ -71,23 +71,23 @@ static ssize_t release_store(struct kobject *k, struct kobj_attribute *a,
 static struct kobj_attribute release_attr = __ATTR_WO(release);
 
 /* /sys/kernel/mm/pasr/governor/stats/: one counter per file, as sysfs wants. */
-#define PASR_GOV_STAT(_name, _fmt)					\
+#define PASR_GOV_STAT(_name, _fmt, _field)				\
 static ssize_t _name##_show(struct kobject *k,				\
 			    struct kobj_attribute *a, char *buf)	\
 {									\
 	struct pasr_gov_stats st;					\
 									\
 	pasr_gov_read_stats(&st);					\
-	return sysfs_emit(buf, _fmt "\n", st._name);			\
+	return sysfs_emit(buf, _fmt "\n", st._field);			\
 }									\
 static struct kobj_attribute _name##_attr = __ATTR_RO(_name)
 
-PASR_GOV_STAT(evacuated, "%lu");
-PASR_GOV_STAT(migrated_pages, "%lu");
-PASR_GOV_STAT(returned, "%lu");
-PASR_GOV_STAT(failures, "%lu");
-PASR_GOV_STAT(reserved_bytes, "%llu");
-PASR_GOV_STAT(use_percent, "%u");
+PASR_GOV_STAT(evacuated, "%lu", evacuated);
+PASR_GOV_STAT(migrated_pages, "%lu", migrated_pages);
+PASR_GOV_STAT(returned, "%lu", returned);
+PASR_GOV_STAT(failures, "%lu", failures);
+PASR_GOV_STAT(reserved_bytes, "%llu", reserved_bytes);
+PASR_GOV_STAT(use_percent, "%u", use_percent);
 
 static struct attribute *pasr_gov_attrs[] = {
 	&enabled_attr.attr,

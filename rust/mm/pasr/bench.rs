@@ -29,7 +29,11 @@ static BENCH_MAP: BenchMap = BenchMap(core::cell::UnsafeCell::new(Map::new(Kerne
 ///
 /// Calls must be serialised by the caller (the benchmark's debugfs file does it).
 #[no_mangle]
-pub(crate) unsafe extern "C" fn pasr_bench_calls(dies: c_int, sections: c_int, iterations: u64) -> u64 {
+pub(crate) unsafe extern "C" fn pasr_bench_calls(
+    dies: c_int,
+    sections: c_int,
+    iterations: u64,
+) -> u64 {
     const DIE: u64 = 512 << 20;
     // SAFETY: FFI call without preconditions.
     let block = unsafe { bindings::pasr_block_size() };

@@ -12,13 +12,13 @@ use kernel::ffi::{c_char, c_int, c_ulong};
 
 /// The C entry point of [`crate::defer_raising`].
 #[no_mangle]
-pub extern "C" fn pasr_defer_raising() {
+pub(crate) extern "C" fn pasr_defer_raising() {
     crate::defer_raising()
 }
 
 /// The C entry point of [`crate::raise_pending`].
 #[no_mangle]
-pub extern "C" fn pasr_raise_pending() {
+pub(crate) extern "C" fn pasr_raise_pending() {
     crate::raise_pending()
 }
 
@@ -28,7 +28,7 @@ pub extern "C" fn pasr_raise_pending() {
 ///
 /// As [`crate::map_init`].
 #[no_mangle]
-pub unsafe extern "C" fn pasr_map_init(
+pub(crate) unsafe extern "C" fn pasr_map_init(
     dies: *const *mut c_char,
     ndies: usize,
     ilvs: *const *mut c_char,
@@ -45,7 +45,7 @@ pub unsafe extern "C" fn pasr_map_init(
 ///
 /// As [`crate::map_init_dt`].
 #[no_mangle]
-pub unsafe extern "C" fn pasr_map_init_dt(
+pub(crate) unsafe extern "C" fn pasr_map_init_dt(
     dies: *const bindings::pasr_dt_die,
     n: usize,
     addr_cells: u32,
@@ -58,19 +58,19 @@ pub unsafe extern "C" fn pasr_map_init_dt(
 
 /// The C entry point of [`crate::debug_log_flush`].
 #[no_mangle]
-pub extern "C" fn pasr_debug_log_flush() {
+pub(crate) extern "C" fn pasr_debug_log_flush() {
     crate::debug_log_flush()
 }
 
 /// The C entry point of [`crate::map_late_init`].
 #[no_mangle]
-pub extern "C" fn pasr_map_late_init() {
+pub(crate) extern "C" fn pasr_map_late_init() {
     crate::map_late_init()
 }
 
 /// The C entry point of [`crate::put`].
 #[no_mangle]
-pub extern "C" fn pasr_put(paddr: bindings::phys_addr_t, size: c_ulong) {
+pub(crate) extern "C" fn pasr_put(paddr: bindings::phys_addr_t, size: c_ulong) {
     crate::put(paddr, size)
 }
 
@@ -80,7 +80,7 @@ pub extern "C" fn pasr_put(paddr: bindings::phys_addr_t, size: c_ulong) {
 ///
 /// As [`crate::block_freed`].
 #[no_mangle]
-pub unsafe extern "C" fn pasr_block_freed(
+pub(crate) unsafe extern "C" fn pasr_block_freed(
     paddr: bindings::phys_addr_t,
     bytes: c_ulong,
     start: *mut u64,
@@ -92,7 +92,7 @@ pub unsafe extern "C" fn pasr_block_freed(
 
 /// The C entry point of [`crate::get`].
 #[no_mangle]
-pub extern "C" fn pasr_get(paddr: bindings::phys_addr_t, size: c_ulong) {
+pub(crate) extern "C" fn pasr_get(paddr: bindings::phys_addr_t, size: c_ulong) {
     crate::get(paddr, size)
 }
 
@@ -102,7 +102,7 @@ pub extern "C" fn pasr_get(paddr: bindings::phys_addr_t, size: c_ulong) {
 ///
 /// As [`crate::section_snapshot`].
 #[no_mangle]
-pub unsafe extern "C" fn pasr_section_snapshot(
+pub(crate) unsafe extern "C" fn pasr_section_snapshot(
     i: c_int,
     out: *mut bindings::pasr_section_info,
 ) -> bool {
@@ -116,7 +116,10 @@ pub unsafe extern "C" fn pasr_section_snapshot(
 ///
 /// As [`crate::die_snapshot`].
 #[no_mangle]
-pub unsafe extern "C" fn pasr_die_snapshot(d: c_int, out: *mut bindings::pasr_die_info) -> bool {
+pub(crate) unsafe extern "C" fn pasr_die_snapshot(
+    d: c_int,
+    out: *mut bindings::pasr_die_info,
+) -> bool {
     // SAFETY: The caller guarantees what `die_snapshot` requires.
     unsafe { crate::die_snapshot(d, out) }
 }
@@ -127,14 +130,14 @@ pub unsafe extern "C" fn pasr_die_snapshot(d: c_int, out: *mut bindings::pasr_di
 ///
 /// As [`crate::stats_snapshot`].
 #[no_mangle]
-pub unsafe extern "C" fn pasr_stats_snapshot(out: *mut bindings::pasr_stats) {
+pub(crate) unsafe extern "C" fn pasr_stats_snapshot(out: *mut bindings::pasr_stats) {
     // SAFETY: The caller guarantees what `stats_snapshot` requires.
     unsafe { crate::stats_snapshot(out) }
 }
 
 /// The C entry point of [`crate::section_of`].
 #[no_mangle]
-pub extern "C" fn pasr_section_of(paddr: u64) -> c_int {
+pub(crate) extern "C" fn pasr_section_of(paddr: u64) -> c_int {
     crate::section_of(paddr)
 }
 
@@ -144,7 +147,7 @@ pub extern "C" fn pasr_section_of(paddr: u64) -> c_int {
 ///
 /// As [`crate::check_counts`].
 #[no_mangle]
-pub unsafe extern "C" fn pasr_check_counts(
+pub(crate) unsafe extern "C" fn pasr_check_counts(
     actual: *const u64,
     n: c_int,
     out: *mut bindings::pasr_mismatch,
@@ -160,7 +163,7 @@ pub unsafe extern "C" fn pasr_check_counts(
 ///
 /// As [`crate::register_mask_function`].
 #[no_mangle]
-pub unsafe extern "C" fn pasr_register_mask_function(
+pub(crate) unsafe extern "C" fn pasr_register_mask_function(
     die_base: bindings::phys_addr_t,
     f: bindings::pasr_mask_fn,
     cookie: *mut c_void,
@@ -175,7 +178,7 @@ pub unsafe extern "C" fn pasr_register_mask_function(
 ///
 /// As [`crate::register_die`].
 #[no_mangle]
-pub unsafe extern "C" fn pasr_register_die(
+pub(crate) unsafe extern "C" fn pasr_register_die(
     desc: *const bindings::pasr_die_desc,
     f: bindings::pasr_mask_fn,
     cookie: *mut c_void,
@@ -186,31 +189,31 @@ pub unsafe extern "C" fn pasr_register_die(
 
 /// The C entry point of [`crate::unregister_mask_function`].
 #[no_mangle]
-pub extern "C" fn pasr_unregister_mask_function(die_base: bindings::phys_addr_t) -> c_int {
+pub(crate) extern "C" fn pasr_unregister_mask_function(die_base: bindings::phys_addr_t) -> c_int {
     crate::unregister_mask_function(die_base)
 }
 
 /// The C entry point of [`crate::set_accounting`].
 #[no_mangle]
-pub extern "C" fn pasr_set_accounting(on: bool) {
+pub(crate) extern "C" fn pasr_set_accounting(on: bool) {
     crate::set_accounting(on)
 }
 
 /// The C entry point of [`crate::refresh_all`].
 #[no_mangle]
-pub extern "C" fn pasr_refresh_all(panic: bool) {
+pub(crate) extern "C" fn pasr_refresh_all(panic: bool) {
     crate::refresh_all(panic)
 }
 
 /// The C entry point of [`crate::resync`].
 #[no_mangle]
-pub extern "C" fn pasr_resync() {
+pub(crate) extern "C" fn pasr_resync() {
     crate::resync()
 }
 
 /// The C entry point of [`crate::die_count`].
 #[no_mangle]
-pub extern "C" fn pasr_die_count() -> c_int {
+pub(crate) extern "C" fn pasr_die_count() -> c_int {
     crate::die_count()
 }
 
@@ -220,7 +223,7 @@ pub extern "C" fn pasr_die_count() -> c_int {
 ///
 /// As [`crate::die_range`].
 #[no_mangle]
-pub unsafe extern "C" fn pasr_die_range(d: c_int, base: *mut u64, size: *mut u64) -> bool {
+pub(crate) unsafe extern "C" fn pasr_die_range(d: c_int, base: *mut u64, size: *mut u64) -> bool {
     // SAFETY: The caller guarantees what `die_range` requires.
     unsafe { crate::die_range(d, base, size) }
 }
@@ -231,7 +234,10 @@ pub unsafe extern "C" fn pasr_die_range(d: c_int, base: *mut u64, size: *mut u64
 ///
 /// As [`crate::die_describe`].
 #[no_mangle]
-pub unsafe extern "C" fn pasr_die_describe(d: c_int, desc: *mut bindings::pasr_die_desc) -> bool {
+pub(crate) unsafe extern "C" fn pasr_die_describe(
+    d: c_int,
+    desc: *mut bindings::pasr_die_desc,
+) -> bool {
     // SAFETY: The caller guarantees what `die_describe` requires.
     unsafe { crate::die_describe(d, desc) }
 }

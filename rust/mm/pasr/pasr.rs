@@ -8,7 +8,7 @@
 //!
 //! The logic lives in [`layout`], [`lock`] and [`map`], which depend on `core` only and are also
 //! tested on the host. This file binds them to the kernel: the global map, its lock, what the C
-//! entry points of [`ffi`] call, and the boot-time set-up. What Rust cannot reach in 6.12 (early
+//! entry points of `ffi.rs` call, and the boot-time set-up. What Rust cannot reach in 6.12 (early
 //! parameters, the static keys, the irq-safe lock, irq_work) lives in the C files of `mm/pasr/`.
 //!
 //! The types and functions shared with C come from bindgen over the PASR headers
@@ -47,7 +47,7 @@ macro_rules! c_prototype {
 // After `c_prototype!`, which `ffi` and `bench` use.
 #[cfg(CONFIG_PASR_BENCH)]
 mod bench;
-pub mod ffi;
+mod ffi;
 #[cfg(CONFIG_PASR_KUNIT_TEST)]
 mod kunit;
 
