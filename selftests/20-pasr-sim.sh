@@ -1,5 +1,5 @@
 #!/bin/sh
-# Simulated LPDDR PASR controller (drivers/memory/pasr-sim.c) in-guest tests.
+# Simulated LPDDR PASR controller (drivers/memory/pasr-sim/) in-guest tests.
 # Each test prints one line
 #   SELFTEST: <name> PASS|FAIL|SKIP <details>
 #
@@ -73,13 +73,52 @@ test_kunit() {
 	esac
 }
 
+# power_table_check: pasr-sim/power_table (every die's power with 0, 1, ...
+# sections unrefreshed, which the benchmark prices its ideal with) against the
+# IDD6 currents and VDD the driver printed at probe, datasheet figures, not the
+# model: all refreshed is IDD6(1) x VDD, none IDD6(1/16) x VDD, half IDD6(1/2)
+# x VDD, never more with more unrefreshed; and the full-refresh sum is the
+# status's. Prints "ok" or the first mismatch.
+power_table_check() {
+	dmesg | awk -v table=$SIM/power_table -v full="$(sim_total full_85c_uw)" '
+	/pasr-sim: die [0-9]+: .*IDD6 85C/ {
+		for (i = 1; i < NF; i++) {
+			if ($i == "die" && $(i + 1) ~ /:$/) d = $(i + 1) + 0
+			if ($i == "85C") t["85c", d] = $(i + 1)
+			if ($i == "45C") t["45c", d] = $(i + 1)
+			if ($i == "VDD") uv[d] = $(i + 1)
+		}
+	}
+	function bad(why) { if (!err) err = why }
+	END {
+		while ((getline l < table) > 0) {
+			n = split(l, f, " ")
+			if (f[1] != "die")
+				continue
+			d = f[2]; s = n - 6; rows++
+			if (!((f[4], d) in t)) { bad("die " d ": no IDD6 line at probe"); continue }
+			split(t[f[4], d], a, "/")
+			if (f[6] != a[1] * uv[d] / 1000) bad("die " d " " f[4] ": " f[6] " nW all refreshed, IDD6 gives " a[1] * uv[d] / 1000)
+			if (f[n] != a[5] * uv[d] / 1000) bad("die " d " " f[4] ": " f[n] " nW none refreshed, IDD6 gives " a[5] * uv[d] / 1000)
+			if (s % 2 == 0 && f[6 + s / 2] != a[2] * uv[d] / 1000) bad("die " d " " f[4] ": " f[6 + s / 2] " nW half refreshed, IDD6 gives " a[2] * uv[d] / 1000)
+			for (k = 7; k <= n; k++)
+				if (f[k] > f[k - 1]) bad("die " d " " f[4] ": more power with more sections unrefreshed")
+			if (f[4] == "85c") sum += f[6]
+		}
+		if (!rows) bad("no rows in " table)
+		if (sum != full * 1000) bad("full refresh: the table sums to " sum " nW, status says " full " uW")
+		print err ? err : "ok"
+	}'
+}
+
 # --- status: mode registers written, power estimate with a saving ----------
 test_status() {
 	w=$(sim_total writes)
 	s85=$(sim_total saving_85c)
 	s45=$(sim_total saving_45c)
-	d="($(dies); masked $(sim_total masked) sections; 85C $(sim_total power_85c_uw) of $(sim_total full_85c_uw) uW: saving $s85; 45C $(sim_total power_45c_uw) of $(sim_total full_45c_uw) uW: saving $s45)"
-	if [ -n "$w" ] && [ "$w" -gt 0 ] && positive "$s85" && positive "$s45"; then
+	pt=$(power_table_check)
+	d="($(dies); masked $(sim_total masked) sections; 85C $(sim_total power_85c_uw) of $(sim_total full_85c_uw) uW: saving $s85; 45C $(sim_total power_45c_uw) of $(sim_total full_45c_uw) uW: saving $s45; power_table: $pt)"
+	if [ -n "$w" ] && [ "$w" -gt 0 ] && positive "$s85" && positive "$s45" && [ "$pt" = ok ]; then
 		result pasr-sim-status PASS "$d"
 	else
 		result pasr-sim-status FAIL "(writes=$w) $d"

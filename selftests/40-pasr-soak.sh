@@ -1,6 +1,6 @@
 #!/bin/sh
 # Retention soak (qemu/scenarios/pasr-sim-soak.conf): with the simulated
-# LPDDR controller (drivers/memory/pasr-sim.c) and pasr_test.soak=ROUNDS,
+# LPDDR controller (drivers/memory/pasr-sim/) and pasr_test.soak=ROUNDS,
 #   1. fill about 55% of the free memory (pasr_test.soak_fill=PCT: PCT%)
 #      with random data in tmpfs files of 8 MiB, each checksummed (md5);
 #   2. churn for ROUNDS rounds: a quarter of the files is checked, deleted and

@@ -82,6 +82,11 @@ power_run() {
 	gov=0
 	[ -r $SYS/governor/enabled ] && gov=$(cat $SYS/governor/enabled)
 	echo "PASR-BENCH: power-info mode=$mode governor=$gov total=$total section=$section sections=$(cat $SYS/sections) anon_mib=$anon cache_mib=$cache idle_s=$idle"
+	# the simulator's power model, per die: 'die 0 temp 85c nw P0 P1 ...' with
+	# Pk the power with k sections unrefreshed; the report prices the ideal with it
+	[ -r $SIM/power_table ] || echo "PASR-BENCH: error=no-$SIM/power_table"
+	awk '$1 == "die" { printf "PASR-BENCH: power-table die=%s temp=%s nw=%s", $2, $4, $6
+		for (k = 7; k <= NF; k++) printf "/%s", $k; print "" }' $SIM/power_table 2>/dev/null
 	# the sampler: one sample per second of guest time, until /tmp/stop
 	rm -f /tmp/stop /tmp/phase
 	( while [ ! -e /tmp/stop ]; do power_sample "$mode" "$(cat /tmp/phase 2>/dev/null || echo start)"; sleep 1; done ) &

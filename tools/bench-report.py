@@ -47,8 +47,6 @@ CALLS_FLATNESS_TARGET = 10.0
 KV = re.compile(r"(\w+)=(\S+)")
 
 
-
-
 def bench_line(line, errors):
     """A 'PASR-BENCH: KIND key=value...' console line: (its words after
     'PASR-BENCH:', the key/value dict); ([], {}) for any other line, and for
@@ -63,6 +61,7 @@ def bench_line(line, errors):
         return [], {}
     return rest, kv
 
+
 def histogram_head(out, name, title, ncases):
     """The gnuplot lines every clustered-histogram plot starts with."""
     return f"""set terminal pngcairo size 900,540 noenhanced
@@ -73,6 +72,7 @@ set style histogram clustered gap 1
 set xrange [-0.6:{ncases - 0.4}]
 set style fill solid 0.8 border -1
 """
+
 
 def parse_log(path):
     d = {"info": {}, "alloc": [], "calls": [], "workload": [], "state": [],
@@ -165,57 +165,38 @@ def gnuplot(script, path):
 POWER_TIMES = [0, 5, 10, 20, 30, 60]
 POWER_TARGET_PCT = 90.0     # issue 6: masked >= 90% of the ideal ...
 POWER_TARGET_S = 30.0       # ... within 30 s of idle (guest time)
-SIM_DIE = re.compile(r"pasr-sim: die (\d+): .* (\d+) sections; IDD6 85C ([\d/]+) uA, "
-                     r"45C ([\d/]+) uA at 1\.\.1/16 refreshed, VDD (\d+) uV")
+POWER_KINDS = {"power-info": "info", "power-peak": "peak", "power-end": "end"}
 
 
 def parse_power_log(path):
+    """A power boot's samples, and the simulator's power table: per die, the
+    self-refresh power in nW with 0, 1, ... of its sections unrefreshed
+    ('PASR-BENCH: power-table die=D temp=T nw=P0/P1/...')."""
     d = {"samples": [], "info": {}, "peak": {}, "idle_ns": None, "end": {}, "dies": {},
          "errors": []}
     with open(path, errors="replace") as f:
         for raw in f:
             line = raw.rstrip("\r\n").replace("\r", "")
-            m = SIM_DIE.search(line)
-            if m:
-                d["dies"][int(m.group(1))] = {
-                    "sections": int(m.group(2)),
-                    "idd6": {"85c": [int(x) for x in m.group(3).split("/")],
-                             "45c": [int(x) for x in m.group(4).split("/")]},
-                    "uv": int(m.group(5))}
             rest, kv = bench_line(line, d["errors"])
             if not rest:
                 continue
             kind = rest[0]
             if kind == "power":
                 d["samples"].append(kv)
-            elif kind == "power-info":
-                d["info"] = kv
-            elif kind == "power-peak":
-                d["peak"] = kv
+            elif kind in POWER_KINDS:
+                d[POWER_KINDS[kind]] = kv
             elif kind == "power-idle":
                 d["idle_ns"] = int(kv["t_ns"])
-            elif kind == "power-end":
-                d["end"] = kv
+            elif kind == "power-table":
+                nw = [int(x) for x in kv["nw"].split("/")]
+                die = d["dies"].setdefault(int(kv["die"]), {"sections": len(nw) - 1, "nw": {}})
+                die["nw"][kv["temp"]] = nw
     return d
 
 
-def idd6_na(t, r, s):
-    """pasr_sim_idd6_na() of drivers/memory/pasr-sim.c, in Python."""
-    if s == 0 or r >= s:
-        return t[0] * 1000
-    if r * 16 < s:
-        return t[4] * 1000
-    k = 0
-    while k < 3 and (r << (k + 1)) < s:
-        k += 1
-    hi, lo = t[k] * 1000, t[k + 1] * 1000
-    num = (hi - lo) * ((r << (k + 1)) - s)
-    return lo + int(num / s)
-
-
 def die_power_nw(die, temp, unrefreshed):
-    s = die["sections"]
-    return idd6_na(die["idd6"][temp], s - min(unrefreshed, s), s) * die["uv"] // 1000000
+    """The simulator's figure for a die with that many sections unrefreshed."""
+    return die["nw"][temp][min(unrefreshed, die["sections"])]
 
 
 def best_power_nw(dies, temp, n):
@@ -240,8 +221,8 @@ def uw(x):
     return float(x) if x not in (None, "") else None
 
 
-def power_section(out, P, failed_targets, a, unit_note):
-    """Section 3 of the report; returns the PNG names written."""
+def power_runs(out):
+    """The parsed first boot of each power mode, and the boots of each."""
     runs, nboots = {}, {}
     for mode in POWER_MODES:
         nboots[mode] = len([n for n in os.listdir(out)
@@ -249,53 +230,48 @@ def power_section(out, P, failed_targets, a, unit_note):
         p = os.path.join(out, f"power-{mode}-1.log")
         if os.path.exists(p):
             runs[mode] = parse_power_log(p)
-    P("### 3. Power-down effectiveness")
-    P("")
-    if not runs:
-        P("**Not run** (BENCH_POWER=0).")
-        P("")
-        return []
-    errs = [e for r in runs.values() for e in r["errors"]]
-    if errs or any(not r["samples"] or r["idle_ns"] is None for r in runs.values()):
-        P("**Not measured**: " + ("; ".join(errs) if errs else "no samples in the log"))
-        P("")
-        failed_targets.append("power-down effectiveness: not measured")
-        return []
-    any_run = next(iter(runs.values()))
-    dies = [any_run["dies"][k] for k in sorted(any_run["dies"])]
-    info = any_run["info"]
-    section = int(info.get("section", 0))
-    idle = int(info.get("idle_s", 0))
-    rows = []
-    series = {}
+    return runs, nboots
+
+
+def power_point(r, s, dies, section):
+    """One sample of a power boot, with the ideal's power."""
+    t = (int(s["t_ns"]) - r["idle_ns"]) / 1e9
+    masked, ideal = int(s["masked"]), int(s["ideal"])
+    n_ideal = ideal // section if section else 0
+    ip85 = best_power_nw(dies, "85c", n_ideal) / 1000 if dies else None
+    ip45 = best_power_nw(dies, "45c", n_ideal) / 1000 if dies else None
+    return {"t": t, "phase": s.get("phase", ""), "masked": masked, "ideal": ideal,
+            "pct": 100.0 * masked / ideal if ideal else None,
+            "free": int(s["free"]), "reserved": int(s["reserved"]),
+            "freeable": int(s.get("freeable", -1)),
+            "sim_masked": s.get("sim_masked", ""),
+            "p85": uw(s.get("sim_power_85c_uw")), "full85": uw(s.get("sim_full_85c_uw")),
+            "p45": uw(s.get("sim_power_45c_uw")), "full45": uw(s.get("sim_full_45c_uw")),
+            "ip85": ip85, "ip45": ip45}
+
+
+def power_row(mode, pt, s):
+    """The power.csv row of a sample."""
+    return [mode, pt["phase"], f"{pt['t']:.3f}", pt["masked"], pt["ideal"],
+            "" if pt["pct"] is None else f"{pt['pct']:.2f}", pt["free"],
+            pt["reserved"], pt["freeable"], s.get("freeable_map", ""),
+            pt["sim_masked"], s.get("sim_power_85c_uw", ""),
+            s.get("sim_full_85c_uw", ""), s.get("sim_saving_85c", "").rstrip("%"),
+            s.get("sim_power_45c_uw", ""), s.get("sim_full_45c_uw", ""),
+            s.get("sim_saving_45c", "").rstrip("%"),
+            "" if pt["ip85"] is None else f"{pt['ip85']:.3f}",
+            "" if pt["ip45"] is None else f"{pt['ip45']:.3f}"]
+
+
+def power_series(out, runs, dies, section):
+    """Every mode's samples as points; writes power.csv."""
+    rows, series = [], {}
     for mode, r in runs.items():
-        pts = []
+        series[mode] = []
         for s in r["samples"]:
-            t = (int(s["t_ns"]) - r["idle_ns"]) / 1e9
-            masked, ideal = int(s["masked"]), int(s["ideal"])
-            n_ideal = ideal // section if section else 0
-            ip85 = best_power_nw(dies, "85c", n_ideal) / 1000 if dies else None
-            ip45 = best_power_nw(dies, "45c", n_ideal) / 1000 if dies else None
-            full85, full45 = uw(s.get("sim_full_85c_uw")), uw(s.get("sim_full_45c_uw"))
-            pt = {"t": t, "phase": s.get("phase", ""), "masked": masked, "ideal": ideal,
-                  "pct": 100.0 * masked / ideal if ideal else None,
-                  "free": int(s["free"]), "reserved": int(s["reserved"]),
-                  "freeable": int(s.get("freeable", -1)),
-                  "sim_masked": s.get("sim_masked", ""),
-                  "p85": uw(s.get("sim_power_85c_uw")), "full85": full85,
-                  "p45": uw(s.get("sim_power_45c_uw")), "full45": full45,
-                  "ip85": ip85, "ip45": ip45}
-            pts.append(pt)
-            rows.append([mode, pt["phase"], f"{t:.3f}", masked, ideal,
-                         "" if pt["pct"] is None else f"{pt['pct']:.2f}", pt["free"],
-                         pt["reserved"], pt["freeable"], s.get("freeable_map", ""),
-                         pt["sim_masked"], s.get("sim_power_85c_uw", ""),
-                         s.get("sim_full_85c_uw", ""), s.get("sim_saving_85c", "").rstrip("%"),
-                         s.get("sim_power_45c_uw", ""), s.get("sim_full_45c_uw", ""),
-                         s.get("sim_saving_45c", "").rstrip("%"),
-                         "" if ip85 is None else f"{ip85:.3f}",
-                         "" if ip45 is None else f"{ip45:.3f}"])
-        series[mode] = pts
+            pt = power_point(r, s, dies, section)
+            series[mode].append(pt)
+            rows.append(power_row(mode, pt, s))
     write_csv(os.path.join(out, "power.csv"),
               ["governor", "phase", "t_s_from_idle", "masked_bytes", "ideal_bytes",
                "masked_pct_of_ideal", "memfree_bytes", "reserved_bytes",
@@ -303,32 +279,34 @@ def power_section(out, P, failed_targets, a, unit_note):
                "power_85c_uw", "full_refresh_85c_uw", "saving_85c_pct", "power_45c_uw",
                "full_refresh_45c_uw", "saving_45c_pct", "ideal_power_85c_uw",
                "ideal_power_45c_uw"], rows)
+    return series
 
-    # model check: the Python port must give the simulator's full-refresh power
-    full_model = sum(die_power_nw(d, "85c", 0) for d in dies) / 1000 if dies else None
-    full_sim = series[next(iter(series))][0]["full85"]
-    model_ok = full_model is not None and full_sim is not None and abs(full_model - full_sim) < 0.01
 
-    def at(pts, t):
-        """The first sample taken at or after t s of idle."""
-        c = [p for p in pts if p["t"] >= t]
-        return c[0] if c else None
+def sample_at(pts, t):
+    """The first sample taken at or after t s of idle."""
+    c = [p for p in pts if p["t"] >= t]
+    return c[0] if c else None
 
-    def first90(pts):
-        """The first sample of idle from which masked stays >= 90% of the ideal."""
-        t90 = None
-        for p in pts:
-            if p["t"] < 0:
-                continue
-            if p["pct"] is not None and p["pct"] >= POWER_TARGET_PCT:
-                t90 = p["t"] if t90 is None else t90
-            else:
-                t90 = None
-        return t90
 
-    times = [t for t in POWER_TIMES if t <= idle]
+def first90(pts):
+    """The first sample of idle from which masked stays >= 90% of the ideal."""
+    t90 = None
+    for p in pts:
+        if p["t"] < 0:
+            continue
+        if p["pct"] is not None and p["pct"] >= POWER_TARGET_PCT:
+            t90 = p["t"] if t90 is None else t90
+        else:
+            t90 = None
+    return t90
+
+
+def power_intro(P, a, runs, nboots, dies, unit_note):
+    """The paragraphs that say what the power part ran."""
+    any_run = runs[next(iter(runs))]
+    info, peak = any_run["info"], any_run["peak"]
+    section, idle = int(info.get("section", 0)), int(info.get("idle_s", 0))
     mem = a.power_mem or "?"
-    peak = runs[next(iter(runs))]["peak"]
     P(f"The scenario of the governor issue, on the **bench-power** kernel (the bench kernel "
       f"with CONFIG_PASR_GOVERNOR and CONFIG_PASR_SIM_CONTROLLER), `-m {mem}`, "
       f"`{a.power_cmdline}`, the default DT layout of `qemu/mkdtb.sh` "
@@ -361,12 +339,36 @@ def power_section(out, P, failed_targets, a, unit_note):
     P("")
     P("Power: the simulated controller's model (IDD6 x VDD, datasheet currents interpolated "
       "in the refreshed fraction of each die; `/sys/kernel/debug/pasr-sim/status`), at 85 C, "
-      "in uW, against the whole array refreshed. For **ideal**, the same model with the ideal "
-      "number of sections unrefreshed, spread over the dies in the way that saves most.")
+      "in uW, against the whole array refreshed. For **ideal**, the simulator's figures "
+      "(`/sys/kernel/debug/pasr-sim/power_table`) with the ideal number of sections "
+      "unrefreshed, spread over the dies in the way that saves most.")
     P("")
+
+
+def power_mode_cells(pts, times, t_ref, idle):
+    """A mode's row of the power table, and its time to 90% of the ideal."""
+    cells = []
+    for t in times:
+        p = sample_at(pts, t)
+        cells.append("n/a" if not p or p["pct"] is None else f"{p['pct']:.1f}%")
+    t90 = first90(pts)
+    cells.append(f"{t90:.1f} s" if t90 is not None else f"not within {idle} s")
+    p = sample_at(pts, t_ref)
+    sav = p["full85"] - p["p85"] if p and p["p85"] is not None else None
+    savp = 100 * sav / p["full85"] if sav is not None and p["full85"] else None
+    cells += [f"{p['masked'] >> 20} MiB", f"{p['ideal'] >> 20} MiB",
+              f"{p['p85']:.3f} uW" if p["p85"] is not None else "n/a",
+              f"{sav:.3f} uW" if sav is not None else "n/a",
+              f"{savp:.1f}%" if savp is not None else "n/a"]
+    return cells, t90
+
+
+def power_table(rep, series, times, t_ref, idle):
+    """The masked/ideal table, a row per mode and the ideal's; returns the
+    ideal's sample at t_ref."""
+    P = rep.P
     hdr = ["case"] + [f"masked/ideal at {t} s" for t in times] + \
         [f"time to {POWER_TARGET_PCT:.0f}% of ideal (and staying)"]
-    t_ref = POWER_TARGET_S if POWER_TARGET_S <= idle else times[-1]
     hdr += [f"masked at {t_ref:.0f} s", f"ideal at {t_ref:.0f} s",
             f"self-refresh power at {t_ref:.0f} s (85 C)", "saving", "saving %"]
     P("| " + " | ".join(hdr) + " |")
@@ -375,33 +377,17 @@ def power_section(out, P, failed_targets, a, unit_note):
     for mode in POWER_MODES:
         if mode not in series:
             continue
-        pts = series[mode]
-        cells = []
-        for t in times:
-            p = at(pts, t)
-            cells.append("n/a" if not p or p["pct"] is None else f"{p['pct']:.1f}%")
-        t90 = first90(pts)
-        cells.append(f"{t90:.1f} s" if t90 is not None else f"not within {idle} s")
-        p = at(pts, t_ref)
-        sav = p["full85"] - p["p85"] if p and p["p85"] is not None else None
-        savp = 100 * sav / p["full85"] if sav is not None and p["full85"] else None
-        cells += [f"{p['masked'] >> 20} MiB", f"{p['ideal'] >> 20} MiB",
-                  f"{p['p85']:.3f} uW" if p["p85"] is not None else "n/a",
-                  f"{sav:.3f} uW" if sav is not None else "n/a",
-                  f"{savp:.1f}%" if savp is not None else "n/a"]
+        cells, t90 = power_mode_cells(series[mode], times, t_ref, idle)
         gov, backend = POWER_MODES[mode]
         name = f"governor {gov}, {backend}"
         P(f"| {name} | " + " | ".join(cells) + " |")
         summary.append([mode] + cells)
-        if gov == "on":
-            ok = t90 is not None and t90 <= POWER_TARGET_S
-            if not ok:
-                failed_targets.append(
-                    f"{name}: masked bytes did not reach {POWER_TARGET_PCT:.0f}% of the "
-                    f"ideal within {POWER_TARGET_S:.0f} s of idle "
-                    f"({'reached after %.1f s' % t90 if t90 is not None else 'not reached'})")
-    ref = series.get("on") or series.get("off")
-    p = at(ref, t_ref)
+        if gov == "on" and (t90 is None or t90 > POWER_TARGET_S):
+            rep.failed.append(
+                f"{name}: masked bytes did not reach {POWER_TARGET_PCT:.0f}% of the "
+                f"ideal within {POWER_TARGET_S:.0f} s of idle "
+                f"({'reached after %.1f s' % t90 if t90 is not None else 'not reached'})")
+    p = sample_at(series.get("on") or series.get("off"), t_ref)
     if p and p["ip85"] is not None:
         sav = p["full85"] - p["ip85"]
         cells = ["100%"] * len(times) + ["-", f"{p['ideal'] >> 20} MiB",
@@ -410,19 +396,35 @@ def power_section(out, P, failed_targets, a, unit_note):
         P("| ideal (of the governor-on boot) | " + " | ".join(cells) + " |")
         summary.append(["ideal"] + cells)
     P("")
-    write_csv(os.path.join(out, "power-summary.csv"), ["case"] + hdr[1:], summary)
+    write_csv(os.path.join(rep.out, "power-summary.csv"), ["case"] + hdr[1:], summary)
+    return p
+
+
+def power_notes(rep, runs, series, dies, p, t_ref):
+    """What the table leaves out: the ideal's terms, the full-refresh figures
+    (and that the simulator's table agrees with its status), the governor's
+    statistics."""
+    P = rep.P
+    section = int(runs[next(iter(runs))]["info"].get("section", 0))
     if p and section:
         P(f"The ideal at {t_ref:.0f} s (governor-on boot): {p['ideal'] // section} sections = "
           f"the smaller of {(p['free'] + p['reserved']) // section} (free memory, reservations "
           f"included, in whole sections) and {p['freeable']} (sections without unmovable "
           f"memory, of {len(dies) and sum(d['sections'] for d in dies)}).")
         P("")
+    full_table = sum(die_power_nw(d, "85c", 0) for d in dies) / 1000 if dies else None
+    full_sim = series[next(iter(series))][0]["full85"]
+    table_ok = full_table is not None and full_sim is not None and \
+        abs(full_table - full_sim) < 0.01
+    def f3(x):
+        return "n/a" if x is None else f"{x:.3f}"
+
     P(f"Full refresh: {p['full85']:.3f} uW at 85 C, {p['full45']:.3f} uW at 45 C. "
-      f"Model check: the report's copy of the model gives {full_model:.3f} uW for full "
-      f"refresh, the simulator {full_sim:.3f} uW: "
-      f"{'they agree' if model_ok else 'THEY DISAGREE (ideal power not trustworthy)'}.")
-    if not model_ok:
-        failed_targets.append("power model: the report's copy disagrees with the simulator")
+      f"Check: the simulator's power table gives {f3(full_table)} uW for full "
+      f"refresh, its status {f3(full_sim)} uW: "
+      f"{'they agree' if table_ok else 'THEY DISAGREE (ideal power not trustworthy)'}.")
+    if not table_ok:
+        rep.failed.append("power model: the simulator's power table disagrees with its status")
     P("")
     for mode, r in runs.items():
         e = r["end"]
@@ -433,8 +435,10 @@ def power_section(out, P, failed_targets, a, unit_note):
               f"workload's pressure), failures {e['failures']}.")
     P("")
 
-    # plot: masked and ideal (MiB), and saving (%), against time
-    pngs = []
+
+def power_plot(rep, series):
+    """power.png: masked and ideal (MiB), and saving (%), against time."""
+    out = rep.out
     dat = os.path.join(out, "power.dat")
     with open(dat, "w") as f:
         for mode in POWER_MODES:
@@ -459,9 +463,9 @@ def power_section(out, P, failed_targets, a, unit_note):
                           f"lc rgb '{col}' title 'masked, {mode}'")
             plots2.append(f"'{dat}' index {idx[mode]} using 1:4 with linespoints pt 7 ps 0.5 "
                           f"lc rgb '{col}' title '{mode}'")
-    if gnuplot(f"""set terminal pngcairo size 900,800 noenhanced
+    ok = gnuplot(f"""set terminal pngcairo size 900,800 noenhanced
 set output '{out}/power.png'
-set multiplot layout 2,1 title 'PASR power-down effectiveness ({a.qemu_mode}); idle from t = 0'
+set multiplot layout 2,1 title 'PASR power-down effectiveness ({rep.a.qemu_mode}); idle from t = 0'
 set grid
 set key bottom right
 set xlabel 'guest time from the start of idle, s (negative: workload)'
@@ -474,9 +478,68 @@ set yrange [0:100]
 set title 'estimated self-refresh power saving, 85 C (simulated controller model)'
 plot {', '.join(plots2)}
 unset multiplot
-""", os.path.join(out, "power.gp")):
-        pngs.append("power.png")
-    return pngs
+""", os.path.join(out, "power.gp"))
+    return ["power.png"] if ok else []
+
+
+def power_section(rep):
+    """Section 3 of the report; returns the PNG names written."""
+    P = rep.P
+    runs, nboots = power_runs(rep.out)
+    P("### 3. Power-down effectiveness")
+    P("")
+    if not runs:
+        P("**Not run** (BENCH_POWER=0).")
+        P("")
+        return []
+    errs = [e for r in runs.values() for e in r["errors"]]
+    if errs or any(not r["samples"] or r["idle_ns"] is None or not r["dies"]
+                   for r in runs.values()):
+        P("**Not measured**: " + ("; ".join(errs) if errs else
+                                  "no samples or no power table in the log"))
+        P("")
+        rep.failed.append("power-down effectiveness: not measured")
+        return []
+    any_run = runs[next(iter(runs))]
+    dies = [any_run["dies"][k] for k in sorted(any_run["dies"])]
+    info = any_run["info"]
+    idle = int(info.get("idle_s", 0))
+    series = power_series(rep.out, runs, dies, int(info.get("section", 0)))
+    times = [t for t in POWER_TIMES if t <= idle]
+    t_ref = POWER_TARGET_S if POWER_TARGET_S <= idle else times[-1]
+    power_intro(P, rep.a, runs, nboots, dies,
+                ", -icount: idle time passes at once" if rep.icount else "")
+    p = power_table(rep, series, times, t_ref, idle)
+    power_notes(rep, runs, series, dies, p, t_ref)
+    return power_plot(rep, series)
+
+
+# ---- the report's frame ----------------------------------------------------
+
+class Report:
+    """What every section writes to: the Markdown lines, the directory of the
+    logs and outputs, the arguments, and the targets missed."""
+
+    def __init__(self, a):
+        self.a, self.out = a, a.dir
+        self.lines, self.failed = [], []
+        self.P = self.lines.append
+        self.icount = "icount" in a.qemu_mode and "no -icount" not in a.qemu_mode
+        self.unit = "ns (guest clock)"
+
+
+def round_groups(r):
+    """A boot's rounds, grouped by case."""
+    g = {}
+    for t in r["trans"]:
+        g.setdefault(("transitions", t["mode"], t["threads"]), []).append(t)
+    for x in r["alloc"]:
+        g.setdefault(("alloc", x["order"], x["batch"]), []).append(x)
+    for x in r["calls"]:
+        g.setdefault(("calls", x["dies"], x["sections"]), []).append(x)
+    for x in r["latency"]:
+        g.setdefault(("latency",), []).append(x)
+    return g
 
 
 def check_complete(runs, trans):
@@ -491,15 +554,7 @@ def check_complete(runs, trans):
                 bad.append(f"{where}: " + "; ".join(r["errors"]))
             if not r["end"]:
                 bad.append(f"{where}: the in-kernel benchmark did not finish ('PASR-BENCH: end')")
-            g = groups[(cfg, r["boot"])] = {}
-            for t in r["trans"]:
-                g.setdefault(("transitions", t["mode"], t["threads"]), []).append(t)
-            for x in r["alloc"]:
-                g.setdefault(("alloc", x["order"], x["batch"]), []).append(x)
-            for x in r["calls"]:
-                g.setdefault(("calls", x["dies"], x["sections"]), []).append(x)
-            for x in r["latency"]:
-                g.setdefault(("latency",), []).append(x)
+            g = groups[(cfg, r["boot"])] = round_groups(r)
             rounds = int(r["info"].get("rounds", 0))
             if not rounds:
                 bad.append(f"{where}: no 'PASR-BENCH: info' line")
@@ -529,22 +584,12 @@ def boots_text(nboots):
     return ", ".join(f"{c} {n}" for c, n in nboots.items())
 
 
-def trans_section(out, P, trans, a, unit, icount, backend, tag):
-    """The transition case (boot-trans-N.log, boot-trans-rep-N.log with the
-    reporting backend): sections forced to enter and leave "entirely free".
-    Exits non-zero if it made no mask update: then it did not measure the
-    locked path."""
-    P(f"#### Locked path, {backend} backend: sections entering and leaving \"entirely free\", "
-      "all CPUs contending")
-    P("")
-    if not trans:
-        P("**Not run** (BENCH_TRANS=0" + (" or BENCH_REPORTING=0" if tag else "") + ").")
-        P("")
-        return
+# ---- 1b. transitions: the locked path --------------------------------------
+
+def trans_intro(rep, trans, backend, tag):
+    """What the transition case does, for one backend."""
+    P, a = rep.P, rep.a
     info = trans[0]["trans_info"]
-    if info.get("backend", "hooks") != backend:
-        sys.exit(f"bench-report: the {backend} transition boots ran the "
-                 f"{info.get('backend')} backend")
     sec, blk = int(info.get("section_bytes", 0)), int(info.get("block_bytes", 1))
     P(f"`echo transitions > /sys/kernel/debug/pasr_bench/run` on the **on** kernel"
       + (", `pasr.backend=reporting`, " if tag else ", ") +
@@ -571,7 +616,7 @@ def trans_section(out, P, trans, a, unit, icount, backend, tag):
       "the same loop with one block of the section held throughout, so no section changes "
       "state: the lock-free path. A cycle = one take + one put-back.")
     P("")
-    if icount:
+    if rep.icount:
         P("With -icount the vCPUs run in turn on one instruction counter: with several "
           "threads the guest clock counts the instructions of all CPUs, spinning on the locks "
           "included, so ns per cycle is the work the machine spent per cycle, not the latency "
@@ -580,8 +625,11 @@ def trans_section(out, P, trans, a, unit, icount, backend, tag):
           "critical section: real parallel CPUs would collide more often, so the contended "
           "rows are a lower bound of the cost of contention.")
         P("")
-    groups = {}
-    rows = []
+
+
+def trans_groups(rep, trans, tag):
+    """Per (threads, mode): the boots' medians; writes transitions{tag}.csv."""
+    groups, rows = {}, []
     for r in trans:
         per = {}
         for t in r["trans"]:
@@ -596,13 +644,20 @@ def trans_section(out, P, trans, a, unit, icount, backend, tag):
             g["cb"].append(med([t["callbacks"] for t in ts]))
             g["hooks"].append(med([t["hook_calls"] / t["cycles"] for t in ts]))
             g["skip"].append(sum(t["skipped"] for t in ts))
-    write_csv(os.path.join(out, f"transitions{tag}.csv"),
+    write_csv(os.path.join(rep.out, f"transitions{tag}.csv"),
               ["boot", "threads", "mode", "round", "cycles", "ns", "pasr_hook_calls",
                "mask_updates", "callbacks", "skipped_blocks"], rows)
-    P(f"| threads | mode | cycles/round | {unit} per cycle | spread | PASR hook calls per "
+    return groups
+
+
+def trans_table(rep, groups):
+    """The per-(threads, mode) table; returns the mask updates of the
+    transitions rounds."""
+    P = rep.P
+    P(f"| threads | mode | cycles/round | {rep.unit} per cycle | spread | PASR hook calls per "
       "cycle | mask updates per round | controller callbacks per round | transitions per cycle |")
     P("| ---: | --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: |")
-    summary, total_upd = [], 0
+    total_upd = 0
     for k in sorted(groups):
         g = groups[k]
         upd = med(g["upd"])
@@ -612,7 +667,12 @@ def trans_section(out, P, trans, a, unit, icount, backend, tag):
           f"{spread_pct(g['ns']):.2f}% | {fmt(med(g['hooks']), 2)} | {fmt(upd, 0)} | "
           f"{fmt(med(g['cb']), 0)} | {fmt(upd / g['cycles'], 2)} |")
     P("")
-    costs = []
+    return total_upd
+
+
+def trans_costs(rep, groups, tag):
+    """The cost of one transition per thread count; writes the summary CSV."""
+    P, summary = rep.P, []
     for n in sorted({k[0] for k in groups}):
         tr, pin = groups.get((n, "transitions")), groups.get((n, "pinned"))
         if not tr or not pin:
@@ -620,26 +680,50 @@ def trans_section(out, P, trans, a, unit, icount, backend, tag):
         per_cycle = med(tr["upd"]) / tr["cycles"]
         extra = med(tr["ns"]) - med(pin["ns"])
         cost = extra / per_cycle if per_cycle else None
-        costs.append((n, cost, med(tr["upd"])))
         summary.append([n, f"{med(tr['ns']):.1f}", f"{med(pin['ns']):.1f}", f"{per_cycle:.3f}",
                         "" if cost is None else f"{cost:.1f}", med(tr["upd"])])
         P(f"- **{n} thread{'s' if n > 1 else ''}**: {fmt(med(tr['upd']), 0)} mask updates per "
           f"round ({per_cycle:.2f} per cycle); cost per transition (ns per cycle, transitions "
-          f"against pinned, over transitions per cycle): **{fmt(cost)} {unit.split(' ')[0]}**"
-          + (f", the work of all {n} CPUs" if n > 1 and icount else ""))
-    write_csv(os.path.join(out, f"transitions{tag}-summary.csv"),
+          f"against pinned, over transitions per cycle): **{fmt(cost)} {rep.unit.split(' ')[0]}**"
+          + (f", the work of all {n} CPUs" if n > 1 and rep.icount else ""))
+    write_csv(os.path.join(rep.out, f"transitions{tag}-summary.csv"),
               ["threads", "ns_per_cycle_transitions", "ns_per_cycle_pinned",
                "transitions_per_cycle", "ns_per_transition", "mask_updates_per_round"], summary)
     skipped = sum(sum(g["skip"]) for g in groups.values())
     P(f"- blocks found in use and passed over: {skipped}")
     P("")
+
+
+def trans_section(rep, trans, backend, tag):
+    """The transition case (boot-trans-N.log, boot-trans-rep-N.log with the
+    reporting backend): sections forced to enter and leave "entirely free".
+    Exits non-zero if it made no mask update: then it did not measure the
+    locked path."""
+    P = rep.P
+    P(f"#### Locked path, {backend} backend: sections entering and leaving \"entirely free\", "
+      "all CPUs contending")
+    P("")
+    if not trans:
+        P("**Not run** (BENCH_TRANS=0" + (" or BENCH_REPORTING=0" if tag else "") + ").")
+        P("")
+        return
+    info = trans[0]["trans_info"]
+    if info.get("backend", "hooks") != backend:
+        sys.exit(f"bench-report: the {backend} transition boots ran the "
+                 f"{info.get('backend')} backend")
+    trans_intro(rep, trans, backend, tag)
+    groups = trans_groups(rep, trans, tag)
+    total_upd = trans_table(rep, groups)
+    trans_costs(rep, groups, tag)
     if total_upd == 0:
-        print("\n".join(P.__self__), file=sys.stdout)
+        print("\n".join(rep.lines), file=sys.stdout)
         sys.exit("bench-report: the transition case made no mask update: it did not measure "
                  "the locked path")
 
 
-def main():
+# ---- the boots and the header ----------------------------------------------
+
+def parse_args():
     ap = argparse.ArgumentParser()
     ap.add_argument("--dir", required=True)
     ap.add_argument("--qemu-mode", required=True)
@@ -654,10 +738,13 @@ def main():
     ap.add_argument("--elapsed", type=int, default=0)
     ap.add_argument("--power-mem", default="")
     ap.add_argument("--power-cmdline", default="")
-    a = ap.parse_args()
-    out = a.dir
+    return ap.parse_args()
 
-    runs = {}  # config -> list of parsed boots, in boot order
+
+def load_runs(out):
+    """config -> its parsed boots, in boot order; each must say it ran as that
+    configuration."""
+    runs = {}
     for cfg, _ in CONFIGS:
         logs = []
         for name in os.listdir(out):
@@ -674,6 +761,11 @@ def main():
             if got != cfg:
                 sys.exit(f"bench-report: boot '{cfg}' {r['boot']}: the kernel says pasr={got}, "
                          f"expected {cfg}")
+    return runs
+
+
+def load_trans(out):
+    """'trans' and 'trans-rep' -> their parsed boots, in boot order."""
     trans = {"trans": [], "trans-rep": []}
     for name in os.listdir(out):
         m = re.fullmatch(r"boot-(trans|trans-rep)-(\d+)\.log", name)
@@ -682,15 +774,11 @@ def main():
                                           boot=int(m.group(2))))
     for boots in trans.values():
         boots.sort(key=lambda r: r["boot"])
-    check_complete(runs, trans)
-    nboots = {cfg: len(b) for cfg, b in runs.items()}
+    return trans
 
-    icount = "icount" in a.qemu_mode and "no -icount" not in a.qemu_mode
-    unit = "ns (guest clock)"
-    lines = []
-    P = lines.append
-    failed_targets = []
 
+def read_times(out):
+    """build-times.txt and boot-times.txt: name -> [(what, seconds)]."""
     times = {}
     for name in ("build-times.txt", "boot-times.txt"):
         p = os.path.join(out, name)
@@ -698,24 +786,12 @@ def main():
             for ln in open(p):
                 k, v = ln.split()
                 times.setdefault(name, []).append((k, int(v)))
+    return times
 
-    P("## PASR benchmark")
-    P("")
-    P(f"- Date: {time.strftime('%Y-%m-%d %H:%M %Z')}")
-    P(f"- Kernel: Linux {a.kernel}, arm64, non-debug: allnoconfig + `Kconfig.fragment` changed by "
-      "`tools/bench.delta` (no DEBUG_KERNEL, PROVE_LOCKING, KUNIT or PASR test options; "
-      "CONFIG_PASR_BENCH=y); rep-off and rep-on: the same without CONFIG_PASR_HOOKS"
-      + ("; power part: the same + `tools/bench-power.delta` (CONFIG_PASR_GOVERNOR, "
-         "CONFIG_PASR_SIM_CONTROLLER, virtio disk)" if a.power_mem else ""))
-    P(f"- QEMU: {a.qemu}; machine {a.machine}")
-    if icount:
-        P(f"- QEMU mode: `{a.qemu_mode}`: guest time follows the instruction count "
-          "(with shift=0, 1 ns per guest instruction), so the figures are instruction path "
-          "lengths; caches and memory latency are not modelled. -icount is not record/replay: "
-          "host timing still moves interrupts, so boots differ slightly; configurations are "
-          "booted several times, interleaved, and the boot-to-boot spread is the noise")
-    else:
-        P(f"- QEMU mode: {a.qemu_mode}: figures are wall-clock TCG emulation times, noisy")
+
+def boots_line(rep, nboots, trans):
+    """The 'Boots' line: how many boots each part had, from the logs."""
+    a, out = rep.a, rep.out
     power_boots = {m: len([n for n in os.listdir(out) if re.fullmatch(rf"power-{m}-\d+\.log", n)])
                    for m in POWER_MODES}
     parts = [f"allocator, per-call and boot cost: {boots_text(nboots)} "
@@ -726,7 +802,31 @@ def main():
     parts.append("power: " + ", ".join(f"{m} {n} boot{'s' if n != 1 else ''}"
                                        for m, n in power_boots.items() if n)
                  if any(power_boots.values()) else "power: not run")
-    P("- Boots (counted from the logs): " + "; ".join(parts))
+    rep.P("- Boots (counted from the logs): " + "; ".join(parts))
+
+
+def header(rep, runs, trans):
+    """The run's conditions: date, kernels, QEMU, boots, host, time taken."""
+    P, a = rep.P, rep.a
+    times = read_times(rep.out)
+    P("## PASR benchmark")
+    P("")
+    P(f"- Date: {time.strftime('%Y-%m-%d %H:%M %Z')}")
+    P(f"- Kernel: Linux {a.kernel}, arm64, non-debug: allnoconfig + `Kconfig.fragment` changed by "
+      "`tools/bench.delta` (no DEBUG_KERNEL, PROVE_LOCKING, KUNIT or PASR test options; "
+      "CONFIG_PASR_BENCH=y); rep-off and rep-on: the same without CONFIG_PASR_HOOKS"
+      + ("; power part: the same + `tools/bench-power.delta` (CONFIG_PASR_GOVERNOR, "
+         "CONFIG_PASR_SIM_CONTROLLER, virtio disk)" if a.power_mem else ""))
+    P(f"- QEMU: {a.qemu}; machine {a.machine}")
+    if rep.icount:
+        P(f"- QEMU mode: `{a.qemu_mode}`: guest time follows the instruction count "
+          "(with shift=0, 1 ns per guest instruction), so the figures are instruction path "
+          "lengths; caches and memory latency are not modelled. -icount is not record/replay: "
+          "host timing still moves interrupts, so boots differ slightly; configurations are "
+          "booted several times, interleaved, and the boot-to-boot spread is the noise")
+    else:
+        P(f"- QEMU mode: {a.qemu_mode}: figures are wall-clock TCG emulation times, noisy")
+    boots_line(rep, {cfg: len(b) for cfg, b in runs.items()}, trans)
     P(f"- Host: {a.host}")
     P(f"- Layout (on and off boots): `{a.layout}`")
     P(f"- Command: `{a.command}`")
@@ -742,7 +842,12 @@ def main():
       "part had one boot).")
     P("")
 
-    # ---- 1. allocator ------------------------------------------------------
+
+# ---- 1. allocator ----------------------------------------------------------
+
+def alloc_stats(rep, runs):
+    """The allocator cases, in order, and per (config, order, batch) the
+    median over the boots; writes alloc.csv."""
     cases = []
     for r in runs["on"][0]["alloc"]:
         k = (r["order"], r["batch"])
@@ -766,20 +871,20 @@ def main():
                     iters = rs[0]["iters"]
             stats[(cfg,) + k] = {"med": med(bmeds), "spread": spread_pct(bmeds),
                                  "hooks": med(hooks), "upd": med(upd), "iters": iters}
-    write_csv(os.path.join(out, "alloc.csv"),
+    write_csv(os.path.join(rep.out, "alloc.csv"),
               ["config", "boot", "order", "batch", "round", "pairs", "ns", "ns_per_pair",
                "pasr_hook_calls", "mask_updates"], alloc_rows)
+    return cases, stats
 
-    rounds = runs["on"][0]["info"].get("rounds", "?")
-    P("### 1. Allocator overhead: PASR on against off, same kernel, per backend")
-    P("")
-    P(f"One `alloc_pages(GFP_KERNEL)` + `__free_pages()` pair, in {unit} per pair "
-      f"({rounds} rounds per boot). PASR calls = `pasr_put`/`pasr_get` calls per pair "
-      "(hooks, reports and unreports), and mask updates per round, in the PASR-on boots.")
-    P("")
-    P("| backend | case | pairs/round | off | on | on/off | overhead | target | met "
-      "| spread off / on | PASR calls per pair | mask updates per round |")
-    P("| --- | --- | ---: | ---: | ---: | ---: | ---: | ---: | :---: | ---: | ---: | ---: |")
+
+def csv_cells(rows):
+    """Rows with floats at 4 decimals and None empty."""
+    return [[("" if v is None else (f"{v:.4f}" if isinstance(v, float) else v)) for v in row]
+            for row in rows]
+
+
+def alloc_rows(rep, runs, cases, stats):
+    """The on/off table's rows, per backend and case; returns the summary rows."""
     summary = []
     for on_cfg, off_cfg, backend in ON_OFF:
         if on_cfg not in runs or off_cfg not in runs:
@@ -791,15 +896,32 @@ def main():
             tgt = ALLOC_TARGET.get(k[0])
             met = None if ovh is None or tgt is None else ovh <= tgt
             if met is False:
-                failed_targets.append(
+                rep.failed.append(
                     f"allocator overhead, {backend} backend, {case_name(*k)}: {pct(ovh)} > {tgt}%")
-            P(f"| {backend} | {case_name(*k)} | {on['iters']} | {fmt(off['med'])} | "
-              f"{fmt(on['med'])} | {fmt(ratio, 4)} | {pct(ovh)} | <= {tgt}% | "
-              f"{'yes' if met else 'NO' if met is False else 'n/a'} | "
-              f"{off['spread']:.2f}% / {on['spread']:.2f}% | {fmt(on['hooks'], 2)} | "
-              f"{fmt(on['upd'], 0)} |")
+            rep.P(f"| {backend} | {case_name(*k)} | {on['iters']} | {fmt(off['med'])} | "
+                  f"{fmt(on['med'])} | {fmt(ratio, 4)} | {pct(ovh)} | <= {tgt}% | "
+                  f"{'yes' if met else 'NO' if met is False else 'n/a'} | "
+                  f"{off['spread']:.2f}% / {on['spread']:.2f}% | {fmt(on['hooks'], 2)} | "
+                  f"{fmt(on['upd'], 0)} |")
             summary.append([backend, k[0], k[1], off["med"], on["med"], ratio, ovh, tgt,
                             "yes" if met else "no", off["spread"], on["spread"], on["hooks"]])
+    return summary
+
+
+def alloc_section(rep, runs, cases, stats):
+    """Section 1: PASR on against off, same kernel; writes alloc-summary.csv."""
+    P = rep.P
+    rounds = runs["on"][0]["info"].get("rounds", "?")
+    P("### 1. Allocator overhead: PASR on against off, same kernel, per backend")
+    P("")
+    P(f"One `alloc_pages(GFP_KERNEL)` + `__free_pages()` pair, in {rep.unit} per pair "
+      f"({rounds} rounds per boot). PASR calls = `pasr_put`/`pasr_get` calls per pair "
+      "(hooks, reports and unreports), and mask updates per round, in the PASR-on boots.")
+    P("")
+    P("| backend | case | pairs/round | off | on | on/off | overhead | target | met "
+      "| spread off / on | PASR calls per pair | mask updates per round |")
+    P("| --- | --- | ---: | ---: | ---: | ---: | ---: | ---: | :---: | ---: | ---: | ---: |")
+    summary = alloc_rows(rep, runs, cases, stats)
     P("")
     low = [k for k in cases if k[0] < 10]
     if low and all((stats[("on",) + k]["hooks"] or 0) == 0 for k in low):
@@ -812,57 +934,69 @@ def main():
     else:
         P("Orders 0 and 3: see the PASR-call column for how often PASR ran.")
     P("")
-
-    # configured off against not built
-    if "absent" in runs:
-        P("#### PASR configured off against a kernel built without CONFIG_PASR")
-        P("")
-        P("Same cases; **off** / **rep-off**: the kernel with / without the hooks backend, "
-          "booted with `pasr=off`; **absent**: the kernel built without CONFIG_PASR but with "
-          "CONFIG_PAGE_REPORTING, which PASR selects and distribution kernels have; the last "
-          "rows, **absent** against **bare** (neither), are what selecting PAGE_REPORTING "
-          "costs a kernel that has it for PASR only. Noise = the larger boot-to-boot spread of "
-          "the two; the target is a difference within it.")
-        P("")
-        P("| kernel | case | baseline | configured off | off/baseline | difference | noise "
-          "| within noise |")
-        P("| --- | --- | ---: | ---: | ---: | ---: | ---: | :---: |")
-        offrows = []
-        for off_cfg, label, base in (("off", "hooks and reporting, against absent", "absent"),
-                                     ("rep-off", "reporting only, against absent", "absent"),
-                                     ("absent", "PAGE_REPORTING alone, absent against bare",
-                                      "bare")):
-            if off_cfg not in runs or base not in runs:
-                continue
-            for k in cases:
-                ab, off = stats[(base,) + k], stats[(off_cfg,) + k]
-                ratio = off["med"] / ab["med"] if ab["med"] and off["med"] else None
-                diff = (ratio - 1) * 100 if ratio else None
-                noise = max(ab["spread"], off["spread"])
-                ok = None if diff is None else abs(diff) <= noise
-                if ok is False and off_cfg != "absent":
-                    failed_targets.append(
-                        f"configured off against not built, {label}, {case_name(*k)}: "
-                        f"{pct(diff)}, noise {noise:.2f}%")
-                P(f"| {label} | {case_name(*k)} | {fmt(ab['med'])} | {fmt(off['med'])} | "
-                  f"{fmt(ratio, 4)} | {pct(diff)} | {noise:.2f}% | "
-                  f"{'yes' if ok else 'NO' if ok is False else 'n/a'} |")
-                offrows.append([off_cfg, k[0], k[1], ab["med"], off["med"], diff, noise,
-                                "yes" if ok else "no"])
-        P("")
-        write_csv(os.path.join(out, "off-vs-absent.csv"),
-                  ["config", "order", "batch", "baseline_ns_per_pair", "off_ns_per_pair",
-                   "off_vs_baseline_pct", "noise_pct", "within_noise"],
-                  [[("" if v is None else (f"{v:.4f}" if isinstance(v, float) else v))
-                    for v in row] for row in offrows])
-    write_csv(os.path.join(out, "alloc-summary.csv"),
+    write_csv(os.path.join(rep.out, "alloc-summary.csv"),
               ["backend", "order", "batch", "off_ns_per_pair", "on_ns_per_pair", "on_off_ratio",
                "overhead_pct", "target_pct", "target_met", "spread_off_pct", "spread_on_pct",
-               "pasr_calls_per_pair_on"],
-              [[("" if v is None else (f"{v:.4f}" if isinstance(v, float) else v)) for v in row]
-               for row in summary])
+               "pasr_calls_per_pair_on"], csv_cells(summary))
 
-    # latency from "entirely free" to "masked"
+
+OFF_BASES = (("off", "hooks and reporting, against absent", "absent"),
+             ("rep-off", "reporting only, against absent", "absent"),
+             ("absent", "PAGE_REPORTING alone, absent against bare", "bare"))
+
+
+def off_rows(rep, runs, cases, stats):
+    """The configured-off table's rows; returns the CSV rows."""
+    offrows = []
+    for off_cfg, label, base in OFF_BASES:
+        if off_cfg not in runs or base not in runs:
+            continue
+        for k in cases:
+            ab, off = stats[(base,) + k], stats[(off_cfg,) + k]
+            ratio = off["med"] / ab["med"] if ab["med"] and off["med"] else None
+            diff = (ratio - 1) * 100 if ratio else None
+            noise = max(ab["spread"], off["spread"])
+            ok = None if diff is None else abs(diff) <= noise
+            if ok is False and off_cfg != "absent":
+                rep.failed.append(
+                    f"configured off against not built, {label}, {case_name(*k)}: "
+                    f"{pct(diff)}, noise {noise:.2f}%")
+            rep.P(f"| {label} | {case_name(*k)} | {fmt(ab['med'])} | {fmt(off['med'])} | "
+                  f"{fmt(ratio, 4)} | {pct(diff)} | {noise:.2f}% | "
+                  f"{'yes' if ok else 'NO' if ok is False else 'n/a'} |")
+            offrows.append([off_cfg, k[0], k[1], ab["med"], off["med"], diff, noise,
+                            "yes" if ok else "no"])
+    return offrows
+
+
+def off_section(rep, runs, cases, stats):
+    """PASR configured off against a kernel built without it."""
+    P = rep.P
+    if "absent" not in runs:
+        return
+    P("#### PASR configured off against a kernel built without CONFIG_PASR")
+    P("")
+    P("Same cases; **off** / **rep-off**: the kernel with / without the hooks backend, "
+      "booted with `pasr=off`; **absent**: the kernel built without CONFIG_PASR but with "
+      "CONFIG_PAGE_REPORTING, which PASR selects and distribution kernels have; the last "
+      "rows, **absent** against **bare** (neither), are what selecting PAGE_REPORTING "
+      "costs a kernel that has it for PASR only. Noise = the larger boot-to-boot spread of "
+      "the two; the target is a difference within it.")
+    P("")
+    P("| kernel | case | baseline | configured off | off/baseline | difference | noise "
+      "| within noise |")
+    P("| --- | --- | ---: | ---: | ---: | ---: | ---: | :---: |")
+    offrows = off_rows(rep, runs, cases, stats)
+    P("")
+    write_csv(os.path.join(rep.out, "off-vs-absent.csv"),
+              ["config", "order", "batch", "baseline_ns_per_pair", "off_ns_per_pair",
+               "off_vs_baseline_pct", "noise_pct", "within_noise"], csv_cells(offrows))
+
+
+def latency_section(rep, runs):
+    """Latency from "section entirely free" to "masked"."""
+    P = rep.P
+    rounds = runs["on"][0]["info"].get("rounds", "?")
     P("#### Latency from \"section entirely free\" to \"masked\"")
     P("")
     P("After the workload, in each PASR-on boot: every max-order block of an entirely free, "
@@ -884,17 +1018,20 @@ def main():
         if per:
             P(f"| {backend} | {fmt(med(per) / 1e6, 3)} | {fmt(min(every) / 1e6, 3)} | "
               f"{fmt(max(every) / 1e6, 3)} | {spread_pct(per):.2f}% |")
-    write_csv(os.path.join(out, "latency.csv"), ["config", "boot", "round", "section", "ns"],
+    write_csv(os.path.join(rep.out, "latency.csv"), ["config", "boot", "round", "section", "ns"],
               lrows)
     P("")
 
-    # user-space workload
+
+def workload_section(rep, runs):
+    """The tmpfs dd workload, per configuration."""
+    P = rep.P
     P("#### User-space workload")
     P("")
     w0 = runs["on"][0]["workload"]
     mib = w0[0]["mib"] if w0 else 0
     P(f"`dd if=/dev/zero of=/mnt/fill bs=1M count={mib}; rm /mnt/fill` on tmpfs, "
-      f"{len(w0)} rounds per boot, {unit} per round read from "
+      f"{len(w0)} rounds per boot, {rep.unit} per round read from "
       "`/sys/kernel/debug/pasr_bench/now_ns`.")
     P("")
     P("| config | ms per round | MiB/s | spread | against |")
@@ -915,16 +1052,15 @@ def main():
         vs = (wmed[cfg] / wmed[b] - 1) * 100 if wmed.get(b) else None
         P(f"| {cfg} | {fmt(wmed[cfg] / 1e6, 2)} | {fmt(mib * 1e9 / wmed[cfg], 0)} | "
           f"{wspread[cfg]:.2f}% | {f'{pct(vs)} vs {b}' if vs is not None else '-'} |")
-    write_csv(os.path.join(out, "workload.csv"), ["config", "boot", "round", "mib", "ns"], wrows)
+    write_csv(os.path.join(rep.out, "workload.csv"), ["config", "boot", "round", "mib", "ns"],
+              wrows)
     P("")
 
-    # ---- 1b. transitions: the locked path ----------------------------------
-    trans_section(out, P, trans["trans"], a, unit, icount, "hooks", "")
-    trans_section(out, P, trans["trans-rep"], a, unit, icount, "reporting", "-rep")
 
-    # ---- 2. per-call -------------------------------------------------------
-    P("### 2. Per-call cost of pasr_put / pasr_get")
-    P("")
+# ---- 2. per-call -----------------------------------------------------------
+
+def calls_stats(rep, runs):
+    """The layouts, in order, and each one's per-boot medians; writes calls.csv."""
     crow, layouts, cbm = [], [], {}
     for r in runs["on"]:
         for c in r["calls"]:
@@ -938,41 +1074,53 @@ def main():
                    if (c["dies"], c["sections"]) == k]
             if per:
                 cbm.setdefault(k, []).append(med(per))
-    write_csv(os.path.join(out, "calls.csv"),
+    write_csv(os.path.join(rep.out, "calls.csv"),
               ["boot", "dies", "sections", "round", "put_get_pairs", "ns", "ns_per_call"], crow)
+    return layouts, cbm
+
+
+def calls_section(rep, runs):
+    """Section 2: per-call cost of pasr_put / pasr_get; returns the layouts
+    and their medians."""
+    P = rep.P
+    P("### 2. Per-call cost of pasr_put / pasr_get")
+    P("")
+    layouts, cbm = calls_stats(rep, runs)
     errs = [e for r in runs["on"] for e in r["errors"] if "calls" in e]
     cmed = {k: med(v) for k, v in cbm.items()}
-    if layouts:
-        P("`pasr_bench_calls()`: put + get pairs of max-order blocks on a private map of N "
-          "dies of 512 MiB, cycling over every block; the live map is not touched. "
-          f"{unit} per call (half a pair), in the **on** boots.")
-        P("")
-        P("| layout | sections | ns per call | ns per put+get pair | spread | against 1 die |")
-        P("| --- | ---: | ---: | ---: | ---: | ---: |")
-        base = cmed[layouts[0]]
-        for k in layouts:
-            P(f"| {k[0]} die{'s' if k[0] > 1 else ''} x {k[1] // k[0]} | {k[1]} | "
-              f"{fmt(cmed[k], 2)} | {fmt(2 * cmed[k], 2)} | {spread_pct(cbm[k]):.2f}% | "
-              f"{pct((cmed[k] / base - 1) * 100)} |")
-        vals = [v for v in cmed.values() if v]
-        flat = (max(vals) / min(vals) - 1) * 100
-        ok = flat <= CALLS_FLATNESS_TARGET
-        if not ok:
-            failed_targets.append(
-                f"per-call cost flatness: {flat:.2f}% > {CALLS_FLATNESS_TARGET}%")
-        P("")
-        P(f"Flatness (slowest / fastest layout - 1): **{flat:.2f}%**; target at most "
-          f"{CALLS_FLATNESS_TARGET:.0f}%: **{'met' if ok else 'MISSED'}**.")
-    else:
+    if not layouts:
         P("**Not measured**: " + ("; ".join(errs) if errs else "no per-call results in the log"))
-        failed_targets.append("per-call cost: not measured")
+        rep.failed.append("per-call cost: not measured")
+        P("")
+        return layouts, cmed
+    P("`pasr_bench_calls()`: put + get pairs of max-order blocks on a private map of N "
+      "dies of 512 MiB, cycling over every block; the live map is not touched. "
+      f"{rep.unit} per call (half a pair), in the **on** boots.")
     P("")
+    P("| layout | sections | ns per call | ns per put+get pair | spread | against 1 die |")
+    P("| --- | ---: | ---: | ---: | ---: | ---: |")
+    base = cmed[layouts[0]]
+    for k in layouts:
+        P(f"| {k[0]} die{'s' if k[0] > 1 else ''} x {k[1] // k[0]} | {k[1]} | "
+          f"{fmt(cmed[k], 2)} | {fmt(2 * cmed[k], 2)} | {spread_pct(cbm[k]):.2f}% | "
+          f"{pct((cmed[k] / base - 1) * 100)} |")
+    vals = [v for v in cmed.values() if v]
+    flat = (max(vals) / min(vals) - 1) * 100
+    ok = flat <= CALLS_FLATNESS_TARGET
+    if not ok:
+        rep.failed.append(f"per-call cost flatness: {flat:.2f}% > {CALLS_FLATNESS_TARGET}%")
+    P("")
+    P(f"Flatness (slowest / fastest layout - 1): **{flat:.2f}%**; target at most "
+      f"{CALLS_FLATNESS_TARGET:.0f}%: **{'met' if ok else 'MISSED'}**.")
+    P("")
+    return layouts, cmed
 
-    # ---- 3. power ----------------------------------------------------------
-    power_pngs = power_section(out, P, failed_targets, a,
-                               ", -icount: idle time passes at once" if icount else "")
 
-    # ---- 4. boot -----------------------------------------------------------
+# ---- 4. boot, targets ------------------------------------------------------
+
+def boot_section(rep, runs):
+    """Section 4: kernel start to /init, per configuration."""
+    P = rep.P
     P("### 4. Boot cost")
     P("")
     P("Kernel start to `Run /init as init process` (printk timestamp, guest clock).")
@@ -994,35 +1142,47 @@ def main():
         vs = (b / boff - 1) * 100 if b and boff else None
         P(f"| {cfg} | {fmt(b * 1e3, 3)} | {sp:.2f}% | "
           f"{f'{pct(vs)} vs {base}' if vs is not None else '-'} |")
-    write_csv(os.path.join(out, "boot.csv"), ["config", "boot", "run_init_s"], brow)
+    write_csv(os.path.join(rep.out, "boot.csv"), ["config", "boot", "run_init_s"], brow)
     P("")
 
-    # ---- targets -----------------------------------------------------------
+
+def targets_section(rep):
+    """Every target missed, or that all were met."""
+    P = rep.P
     P("### Targets")
     P("")
-    if failed_targets:
+    if rep.failed:
         P("**Missed:**")
         P("")
-        for t in failed_targets:
+        for t in rep.failed:
             P(f"- {t}")
     else:
         P("All targets met.")
     P("")
 
-    # ---- plots -------------------------------------------------------------
-    pngs = []
+
+# ---- plots -----------------------------------------------------------------
+
+def case_label(k):
+    return f"order{k[0]}" + (f"x{k[1]}" if k[1] > 1 else "")
+
+
+def alloc_plots(rep, runs, cases, stats):
+    """alloc.png (ns per pair per configuration) and overhead.png (on against
+    off, and the target); returns the PNG names written."""
+    out, pngs = rep.out, []
     dat = os.path.join(out, "alloc.dat")
     cfgs = [c for c, _ in CONFIGS if c in runs]
     with open(dat, "w") as f:
         f.write("# case " + " ".join(cfgs) + "\n")
         for k in cases:
-            label = f"order{k[0]}" + (f"x{k[1]}" if k[1] > 1 else "")
-            f.write(label + " " + " ".join(f"{stats[(c,) + k]['med']:.3f}" for c in cfgs) + "\n")
+            f.write(case_label(k) + " " +
+                    " ".join(f"{stats[(c,) + k]['med']:.3f}" for c in cfgs) + "\n")
     cols = ", ".join(
         (f"'{dat}' using {i + 2}:xtic(1) title '{c}'" if i == 0 else f"'' using {i + 2} title '{c}'")
         for i, c in enumerate(cfgs))
-    ylabel = "ns per pair (guest clock" + (", icount" if icount else "") + ")"
-    if gnuplot(f"""{histogram_head(out, 'alloc', f'alloc_pages + __free_pages, median ns per pair ({a.qemu_mode})', len(cases))}set logscale y
+    ylabel = "ns per pair (guest clock" + (", icount" if rep.icount else "") + ")"
+    if gnuplot(f"""{histogram_head(out, 'alloc', f'alloc_pages + __free_pages, median ns per pair ({rep.a.qemu_mode})', len(cases))}set logscale y
 set ylabel '{ylabel}'
 set key top left
 set grid ytics
@@ -1034,24 +1194,29 @@ plot {cols}
     with open(dat, "w") as f:
         f.write("# case overhead target\n")
         for k in cases:
-            label = f"order{k[0]}" + (f"x{k[1]}" if k[1] > 1 else "")
             on, off = stats[("on",) + k]["med"], stats[("off",) + k]["med"]
-            f.write(f"{label} {(on / off - 1) * 100:.4f} {ALLOC_TARGET.get(k[0], 0)}\n")
+            f.write(f"{case_label(k)} {(on / off - 1) * 100:.4f} {ALLOC_TARGET.get(k[0], 0)}\n")
     if gnuplot(f"""{histogram_head(out, 'overhead', f'PASR on against off: allocator overhead per case, and its target', len(cases))}set ylabel 'overhead, percent'
 set grid ytics
 set key top left
 plot '{dat}' using 2:xtic(1) title 'measured overhead (on/off - 1)', '' using 3 title 'target: at most' fs pattern 4
 """, os.path.join(out, "overhead.gp")):
         pngs.append("overhead.png")
+    return pngs
 
-    if cmed:
-        dat = os.path.join(out, "calls.dat")
-        base = cmed[layouts[0]]
-        with open(dat, "w") as f:
-            f.write("# sections ns lo hi\n")
-            for k in layouts:
-                f.write(f"{k[1]} {cmed[k]:.4f} {base * 0.9:.4f} {base * 1.1:.4f}\n")
-        if gnuplot(f"""set terminal pngcairo size 900,540 noenhanced
+
+def calls_plot(rep, layouts, cmed):
+    """calls.png: ns per call against the number of sections."""
+    if not cmed:
+        return []
+    out = rep.out
+    dat = os.path.join(out, "calls.dat")
+    base = cmed[layouts[0]]
+    with open(dat, "w") as f:
+        f.write("# sections ns lo hi\n")
+        for k in layouts:
+            f.write(f"{k[1]} {cmed[k]:.4f} {base * 0.9:.4f} {base * 1.1:.4f}\n")
+    ok = gnuplot(f"""set terminal pngcairo size 900,540 noenhanced
 set output '{out}/calls.png'
 set title 'pasr_put / pasr_get: median ns per call against the number of sections'
 set logscale x 2
@@ -1063,18 +1228,41 @@ set grid
 set key bottom right
 plot '{dat}' using 1:3:4 with filledcurves fs transparent solid 0.2 title '+-10% of the 1-die cost', \\
      '' using 1:2 with linespoints lw 2 pt 7 title 'ns per call'
-""", os.path.join(out, "calls.gp")):
-            pngs.append("calls.png")
+""", os.path.join(out, "calls.gp"))
+    return ["calls.png"] if ok else []
 
+
+def files_line(rep, trans, pngs, power_pngs):
+    """The list of files the report wrote."""
     csvs = ["alloc.csv", "alloc-summary.csv", "off-vs-absent.csv", "latency.csv",
             "workload.csv", "calls.csv", "boot.csv"]
     for tag, cfg in (("", "trans"), ("-rep", "trans-rep")):
         if trans[cfg]:
             csvs += [f"transitions{tag}.csv", f"transitions{tag}-summary.csv"]
-    if "power.png" in power_pngs or os.path.exists(os.path.join(out, "power.csv")):
+    if "power.png" in power_pngs or os.path.exists(os.path.join(rep.out, "power.csv")):
         csvs += ["power.csv", "power-summary.csv"]
-    P("Files: " + ", ".join(f"`build/bench/{n}`" for n in csvs + pngs + power_pngs) + ".")
-    print("\n".join(lines))
+    rep.P("Files: " + ", ".join(f"`build/bench/{n}`" for n in csvs + pngs + power_pngs) + ".")
+
+
+def main():
+    rep = Report(parse_args())
+    runs, trans = load_runs(rep.out), load_trans(rep.out)
+    check_complete(runs, trans)
+    header(rep, runs, trans)
+    cases, stats = alloc_stats(rep, runs)
+    alloc_section(rep, runs, cases, stats)
+    off_section(rep, runs, cases, stats)
+    latency_section(rep, runs)
+    workload_section(rep, runs)
+    trans_section(rep, trans["trans"], "hooks", "")
+    trans_section(rep, trans["trans-rep"], "reporting", "-rep")
+    layouts, cmed = calls_section(rep, runs)
+    power_pngs = power_section(rep)
+    boot_section(rep, runs)
+    targets_section(rep)
+    pngs = alloc_plots(rep, runs, cases, stats) + calls_plot(rep, layouts, cmed)
+    files_line(rep, trans, pngs, power_pngs)
+    print("\n".join(rep.lines))
 
 
 if __name__ == "__main__":

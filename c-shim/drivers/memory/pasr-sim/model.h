@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
  * Simulated LPDDR controller with PASR: the pure parts (register decoding and
- * the IDD6 power model), shared with the KUnit suite in pasr-sim-test.c.
+ * the IDD6 power model), shared with the KUnit suite in model_test.c.
  */
 #ifndef _DRIVERS_MEMORY_PASR_SIM_H
 #define _DRIVERS_MEMORY_PASR_SIM_H

@@ -8,7 +8,7 @@
 #include <kunit/test.h>
 #include <linux/kernel.h>
 
-#include "pasr-sim.h"
+#include "model.h"
 
 static const u32 idd6_85c[PASR_SIM_POINTS] = { 1000, 750, 600, 550, 500 };
 static const u32 idd6_45c[PASR_SIM_POINTS] = { 500, 440, 380, 350, 330 };
