@@ -26,16 +26,12 @@
 
 #include <linux/gfp.h>
 #include <linux/init.h>
-#include <linux/memory.h>
 #include <linux/memory_hotplug.h>
 #include <linux/mm.h>
 #include <linux/mmzone.h>
 #include <linux/mutex.h>
-#include <linux/oom.h>
 #include <linux/page-flags.h>
 #include <linux/pasr.h>
-#include <linux/shrinker.h>
-#include <linux/suspend.h>
 #include <linux/vmstat.h>
 #include <linux/workqueue.h>
 
@@ -189,6 +185,43 @@ static unsigned long pasr_gov_release_all(void)
 }
 
 /*
+ * Memory is short: stop reserving for a while, and give back sections until
+ * @nr pages are freed (all of them for ULONG_MAX). Returns the pages freed.
+ */
+unsigned long pasr_gov_give_back_pages(unsigned long nr)
+{
+	unsigned long freed = 0;
+	int i;
+
+	WRITE_ONCE(pasr_gov_pressure_until, jiffies + 10 * HZ);
+	mutex_lock(&pasr_gov_lock);
+	for_each_set_bit(i, pasr_reserved, PASR_GOV_SECTIONS) {
+		if (freed >= nr)
+			break;
+		freed += pasr_gov_release(i);
+	}
+	mutex_unlock(&pasr_gov_lock);
+	return freed;
+}
+
+/* Gives back the reservations that overlap pfns [@lo, @hi). */
+void pasr_gov_give_back_range(unsigned long lo, unsigned long hi)
+{
+	struct pasr_section_info s;
+	int i;
+
+	mutex_lock(&pasr_gov_lock);
+	for_each_set_bit(i, pasr_reserved, PASR_GOV_SECTIONS) {
+		if (pasr_section_snapshot(i, &s) &&
+		    PHYS_PFN(s.start) < hi && PHYS_PFN(s.start + s.size) > lo &&
+		    pasr_gov_release(i))
+			pr_info("section %d given back: [mem %#llx-%#llx] goes offline\n",
+				i, s.start, s.start + s.size - 1);
+	}
+	mutex_unlock(&pasr_gov_lock);
+}
+
+/*
  * One evacuation step: reserve the section with the most free memory, if
  * memory use stays below the threshold afterwards and there was no memory
  * pressure lately. Fully free sections go first: held, they cannot become
@@ -274,95 +307,7 @@ static void pasr_gov_fn(struct work_struct *work)
 			      msecs_to_jiffies(pasr_gov_interval_ms));
 }
 
-/* --- giving memory back --- */
-
-static unsigned long pasr_gov_count(struct shrinker *sh,
-				    struct shrink_control *sc)
-{
-	long n = atomic_long_read(&pasr_gov_reserved_pages);
-
-	return n ? n : SHRINK_EMPTY;
-}
-
-static unsigned long pasr_gov_scan(struct shrinker *sh,
-				   struct shrink_control *sc)
-{
-	unsigned long freed = 0;
-	int i;
-
-	/* Memory is short: stop reserving for a while. */
-	WRITE_ONCE(pasr_gov_pressure_until, jiffies + 10 * HZ);
-	mutex_lock(&pasr_gov_lock);
-	for_each_set_bit(i, pasr_reserved, PASR_GOV_SECTIONS) {
-		if (freed >= sc->nr_to_scan)
-			break;
-		freed += pasr_gov_release(i);
-	}
-	mutex_unlock(&pasr_gov_lock);
-	return freed ? freed : SHRINK_STOP;
-}
-
-static int pasr_gov_oom(struct notifier_block *nb, unsigned long action,
-			void *parm)
-{
-	WRITE_ONCE(pasr_gov_pressure_until, jiffies + 10 * HZ);
-	mutex_lock(&pasr_gov_lock);
-	*(unsigned long *)parm += pasr_gov_release_all();
-	mutex_unlock(&pasr_gov_lock);
-	return NOTIFY_OK;
-}
-
-static struct notifier_block pasr_gov_oom_nb = {
-	.notifier_call = pasr_gov_oom,
-};
-
-#ifdef CONFIG_MEMORY_HOTPLUG
-/*
- * Memory about to go offline: give back the reservations in it. Their pages
- * go to the free lists of the pageblocks offlining has just isolated, where
- * offlining takes them like any free page; held, they would make it fail.
- * Offlining cannot begin during an evacuation step, which holds
- * get_online_mems().
- */
-static int pasr_gov_memory(struct notifier_block *nb, unsigned long action,
-			   void *arg)
-{
-	struct memory_notify *mn = arg;
-	unsigned long lo = mn->start_pfn, hi = lo + mn->nr_pages;
-	struct pasr_section_info s;
-	int i;
-
-	if (action != MEM_GOING_OFFLINE)
-		return NOTIFY_OK;
-	mutex_lock(&pasr_gov_lock);
-	for_each_set_bit(i, pasr_reserved, PASR_GOV_SECTIONS) {
-		if (pasr_section_snapshot(i, &s) &&
-		    PHYS_PFN(s.start) < hi && PHYS_PFN(s.start + s.size) > lo &&
-		    pasr_gov_release(i))
-			pr_info("section %d given back: [mem %#llx-%#llx] goes offline\n",
-				i, s.start, s.start + s.size - 1);
-	}
-	mutex_unlock(&pasr_gov_lock);
-	return NOTIFY_OK;
-}
-#endif
-
-#ifdef CONFIG_PM_SLEEP
-/* Evacuate what can be before the system sleeps, while tasks still run. */
-static int pasr_gov_pm(struct notifier_block *nb, unsigned long action,
-		       void *data)
-{
-	if (action == PM_SUSPEND_PREPARE && READ_ONCE(pasr_gov_enabled))
-		pasr_gov_run(PASR_GOV_SECTIONS);
-	return NOTIFY_OK;
-}
-
-static struct notifier_block pasr_gov_pm_nb = {
-	.notifier_call = pasr_gov_pm,
-};
-#endif
-
-/* --- what its sysfs interface (governor_sysfs.c) reaches --- */
+/* --- what its other files (governor_sysfs.c, governor_notify.c) reach --- */
 
 bool pasr_gov_is_enabled(void)
 {
@@ -404,6 +349,12 @@ void pasr_gov_give_back(void)
 	mutex_unlock(&pasr_gov_lock);
 }
 
+/* Pages held in reservations, read without the lock. */
+unsigned long pasr_gov_reserved_pages_now(void)
+{
+	return atomic_long_read(&pasr_gov_reserved_pages);
+}
+
 /* The counters are read without the lock: each is one word. */
 void pasr_gov_read_stats(struct pasr_gov_stats *st)
 {
@@ -418,26 +369,12 @@ void pasr_gov_read_stats(struct pasr_gov_stats *st)
 
 static int __init pasr_gov_init(void)
 {
-	struct shrinker *sh;
-
 	if (!pasr_is_on())
 		return 0;
-	sh = shrinker_alloc(0, "pasr-governor");
-	if (!sh) {
+	if (pasr_gov_notify_init()) {
 		pr_err("no shrinker; governor disabled\n");
 		return 0;
 	}
-	sh->count_objects = pasr_gov_count;
-	sh->scan_objects = pasr_gov_scan;
-	sh->seeks = 0;
-	shrinker_register(sh);
-	register_oom_notifier(&pasr_gov_oom_nb);
-#ifdef CONFIG_MEMORY_HOTPLUG
-	hotplug_memory_notifier(pasr_gov_memory, DEFAULT_CALLBACK_PRI);
-#endif
-#ifdef CONFIG_PM_SLEEP
-	register_pm_notifier(&pasr_gov_pm_nb);
-#endif
 	pasr_gov_sysfs_init();
 	if (pasr_gov_enabled)
 		schedule_delayed_work(&pasr_gov_work, 0);

@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
- * The PASR governor (governor.c), as its sysfs interface (governor_sysfs.c)
- * sees it.
+ * The PASR governor (governor.c), as its other files see it: its sysfs
+ * interface (governor_sysfs.c) and its notifiers (governor_notify.c).
  */
 #ifndef _MM_PASR_GOVERNOR_H
 #define _MM_PASR_GOVERNOR_H
@@ -22,7 +22,11 @@ void pasr_gov_set_threshold(unsigned int percent);
 void pasr_gov_trigger(void);
 void pasr_gov_give_back(void);
 void pasr_gov_read_stats(struct pasr_gov_stats *st);
+unsigned long pasr_gov_reserved_pages_now(void);
+unsigned long pasr_gov_give_back_pages(unsigned long nr);
+void pasr_gov_give_back_range(unsigned long lo, unsigned long hi);
 
 void __init pasr_gov_sysfs_init(void);
+int __init pasr_gov_notify_init(void);
 
 #endif /* _MM_PASR_GOVERNOR_H */

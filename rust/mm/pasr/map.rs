@@ -284,7 +284,6 @@ struct Callback {
 
 /// State written only under the lock. Reached only through a guard of [`Map::locked`]: the
 /// functions that take a `&mut Locked` can't be called without the lock.
-#[derive(Clone, Copy)]
 struct Locked {
     /// Per die: sections that are free and whose pair is free.
     maskable: [u64; MAX_DIES],
