@@ -16,6 +16,9 @@
 #                         no warning
 #   htmldocs              make htmldocs SPHINXDIRS=mm, no warning about PASR
 #   abi                   scripts/get_abi.pl validate, and every sysfs attribute documented
+#   no-test-seams         no fault or test switch in the production files
+#   sizes                 C files of the core and the simulator at most 400 lines,
+#                         functions of the Python tools at most 80
 #   canary-*              a deliberately broken copy must fail rustfmt, checkpatch and
 #                         clippy, so that a broken checker cannot pass silently
 #
@@ -346,9 +349,9 @@ fi
 # the test-only files (test.c, kunit_live.c, kunit.rs, bench.c, bench.rs) are
 # not. seam_grep FILE...: the seams found, as grep -nE prints them.
 SEAMS='(^|[^a-z_])faults?([^a-z]|$)|pasr_fault|FAULT_INJECTION|steering_(off|disabled)|unsafe_init|skip_gets|late_alloc'
-PROD_FILES=(rust/mm/pasr/{pasr,layout,map}.rs
-	c-shim/mm/pasr/{init,backend,runtime,lifecycle,hotplug,interfaces,verify,verify_layout,governor}.c
-	c-shim/mm/pasr/{core,internal}.h c-shim/mm/pasr.h c-shim/include/linux/pasr.h)
+PROD_FILES=(rust/mm/pasr/{pasr,layout,map,lock,ffi}.rs
+	c-shim/mm/pasr/{init,backend,runtime,lifecycle,hotplug,interfaces,verify,verify_layout,governor,governor_notify,governor_sysfs}.c
+	c-shim/mm/pasr/{core,internal,governor}.h c-shim/mm/pasr.h c-shim/include/linux/pasr.h)
 seam_grep() { grep -nE -- "$SEAMS" "$@" || true; }
 ( cd "$REPO" && seam_grep "${PROD_FILES[@]}"
 	for p in patches/0003-*.patch patches/0004-*.patch; do
@@ -360,6 +363,46 @@ if [ -s "$TMP/seams" ]; then
 	fail no-test-seams "fault or test switches in production files (above)"
 else
 	pass no-test-seams
+fi
+
+# ---- sizes: files and functions a reader can take in ------------------------
+# Every production C file (PROD_FILES) and every file of the simulated
+# controller at most MAX_C_LINES lines; every function of the Python tools at
+# most MAX_PY_LINES.
+# Test-only files (bench.c, test.c, kunit_live.c) are not held to it.
+MAX_C_LINES=400
+MAX_PY_LINES=80
+# size_findings MAX_C MAX_PY FILE...: the .c files over MAX_C lines and the
+# functions of the .py files over MAX_PY lines, one per line
+size_findings() {
+	local max_c="$1" max_py="$2" f n
+	shift 2
+	for f in "$@"; do
+		case "$f" in
+		*.c)
+			n=$(wc -l <"$f")
+			[ "$n" -le "$max_c" ] || echo "$f: $n lines (at most $max_c)" ;;
+		*.py)
+			/usr/bin/python3 - "$max_py" "$f" <<'PY'
+import ast, sys
+limit, path = int(sys.argv[1]), sys.argv[2]
+for n in ast.walk(ast.parse(open(path).read(), path)):
+    if isinstance(n, (ast.FunctionDef, ast.AsyncFunctionDef)):
+        lines = n.end_lineno - n.lineno + 1
+        if lines > limit:
+            print(f"{path}: {n.name}(): {lines} lines (at most {limit})")
+PY
+			;;
+		esac
+	done
+}
+( cd "$REPO" && size_findings "$MAX_C_LINES" "$MAX_PY_LINES" "${PROD_FILES[@]}" \
+	c-shim/drivers/memory/pasr-sim/*.c tools/*.py ) >"$TMP/sizes"
+if [ -s "$TMP/sizes" ]; then
+	show "$TMP/sizes"
+	fail sizes "files or functions too long (above)"
+else
+	pass sizes
 fi
 
 # ---- canaries: each checker must catch a deliberate error ------------------
@@ -411,6 +454,14 @@ if [ -n "$(seam_grep "$TMP/canary/seams.in")" ]; then
 	pass canary-no-test-seams
 else
 	fail canary-no-test-seams "the seam check sees nothing in patches/faults"
+fi
+
+# the size check: a file one line over its limit, a function one line over
+n="$(wc -l <"$REPO/c-shim/mm/pasr/init.c")"
+if [ "$(cd "$REPO" && size_findings $((n - 1)) 1 c-shim/mm/pasr/init.c tools/bench-report.py | grep -c .)" -ge 2 ]; then
+	pass canary-sizes
+else
+	fail canary-sizes "the size check missed a long file or a long function"
 fi
 
 log "lint: $nfail check(s) failed"
