@@ -259,118 +259,23 @@ fn holes_between_dies_and_any_order_are_fine() {
 }
 
 #[test]
-fn device_tree_properties() {
-    let be = |v: &[u32]| v.iter().flat_map(|c| c.to_be_bytes()).collect::<Vec<u8>>();
-    let d = parse_dt_die(&be(&[0, 0x4000_0000, 0, 0x2000_0000]), 2, 2, None, None).unwrap();
+fn device_tree_dies() {
+    // The C side decodes the cells; the core gets the numbers, the defaults and the mode name.
+    let d = dt_die(0x4000_0000, 512 * MIB, None, None).unwrap();
     assert_eq!(
         (d.base, d.size, d.sections, d.mode),
         (0x4000_0000, 512 * MIB, 8, Mode::Bank)
     );
-    let d = parse_dt_die(
-        &be(&[0x8, 0, 0x1, 0]),
-        2,
-        2,
-        Some(&be(&[16])),
-        Some(b"single\0"),
-    )
-    .unwrap();
+    let d = dt_die(8 << 32, 1 << 32, Some(16), Some(b"single")).unwrap();
     assert_eq!(
         (d.base, d.size, d.sections, d.mode),
         (8 << 32, 1 << 32, 16, Mode::SingleEnded)
     );
-    let reg = be(&[0, 0x4000_0000, 0, 0x2000_0000]);
-    // Too short, by bytes or by whole cells; too long; empty.
-    for (r, a, s) in [
-        (&reg[..15], 2, 2),
-        (&reg[..12], 2, 2),
-        (&reg[..], 1, 1),
-        (&reg[..], 2, 1),
-    ] {
-        assert_eq!(
-            parse_dt_die(r, a, s, None, None),
-            Err(ErrorKind::BadProperty)
-        );
+    let d = dt_die(0x8000_0000, 256 * MIB, Some(4), Some(b"double")).unwrap();
+    assert_eq!((d.sections, d.mode), (4, Mode::DoubleEnded));
+    // An explicit 0 is not the default: the layout refuses it.
+    assert_eq!(dt_die(0, MIB, Some(0), None).unwrap().sections, 0);
+    for mode in [&b""[..], b"fast", b"bank\0"] {
+        assert_eq!(dt_die(0, MIB, None, Some(mode)), Err(ErrorKind::BadMode));
     }
-    assert_eq!(
-        parse_dt_die(&[], 2, 2, None, None),
-        Err(ErrorKind::BadProperty)
-    );
-    // Only one or two cells per number.
-    for (a, s) in [(4, 0), (3, 1), (2, 0)] {
-        assert_eq!(
-            parse_dt_die(&reg, a, s, None, None),
-            Err(ErrorKind::BadCells)
-        );
-    }
-    for sections in [&[1][..], &[0, 8]] {
-        assert_eq!(
-            parse_dt_die(&reg, 2, 2, Some(sections), None),
-            Err(ErrorKind::BadProperty)
-        );
-    }
-    for mode in [&b"\0"[..], b"fast\0"] {
-        assert_eq!(
-            parse_dt_die(&reg, 2, 2, None, Some(mode)),
-            Err(ErrorKind::BadMode)
-        );
-    }
-    let mut l = Layout::new();
-    let p = be(&[
-        0,
-        0x4000_0000,
-        0,
-        0x6000_0000,
-        0,
-        0x800_0000,
-        0,
-        0x4800_0000,
-        0,
-        0x6800_0000,
-        0,
-        0x800_0000,
-    ]);
-    parse_dt_interleaves(&p, 2, 2, &mut l).unwrap();
-    assert_eq!(l.interleaves().len(), 2);
-    assert_eq!(
-        (l.interleaves()[1].a, l.interleaves()[1].b),
-        (0x4800_0000, 0x6800_0000)
-    );
-    assert_eq!(
-        parse_dt_interleaves(&p[..20], 2, 2, &mut l),
-        Err(ErrorKind::BadProperty)
-    );
-}
-
-#[test]
-fn device_tree_properties_in_one_cell_parents() {
-    let be = |v: &[u32]| v.iter().flat_map(|c| c.to_be_bytes()).collect::<Vec<u8>>();
-    let d = parse_dt_die(
-        &be(&[0x8000_0000, 0x1000_0000]),
-        1,
-        1,
-        Some(&be(&[4])),
-        Some(b"double\0"),
-    )
-    .unwrap();
-    assert_eq!(
-        (d.base, d.size, d.sections, d.mode),
-        (0x8000_0000, 256 * MIB, 4, Mode::DoubleEnded)
-    );
-    let mut l = Layout::new();
-    let p = be(&[0x4000_0000, 0x6000_0000, 0x800_0000]);
-    parse_dt_interleaves(&p, 1, 1, &mut l).unwrap();
-    let i = l.interleaves()[0];
-    assert_eq!((i.a, i.b, i.size), (0x4000_0000, 0x6000_0000, 128 * MIB));
-    assert_eq!(
-        parse_dt_interleaves(&p[..8], 1, 1, &mut l),
-        Err(ErrorKind::BadProperty)
-    );
-    assert_eq!(
-        parse_dt_interleaves(&[], 1, 1, &mut l),
-        Err(ErrorKind::BadProperty)
-    );
-    assert_eq!(
-        parse_dt_interleaves(&p, 1, 3, &mut l),
-        Err(ErrorKind::BadCells)
-    );
 }

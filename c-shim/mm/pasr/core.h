@@ -29,21 +29,26 @@ void pasr_debug_log_flush(void);
 void pasr_defer_raising(void);
 void pasr_raise_pending(void);
 
-/* Raw properties of one die@ node of a "linux,pasr-ddr-layout" node. */
+/*
+ * A "linux,pasr-ddr-layout" node, its cells decoded with the of_* helpers
+ * (init.c); the core validates the numbers and parses the mode name.
+ */
 struct pasr_dt_die {
-	const char *name;
-	const void *reg;
-	int reg_len;
-	const void *sections;
-	int sections_len;
-	const void *mode;
-	int mode_len;
-	const void *interleave;
-	int interleave_len;
+	const char *name;	/* full node name, for messages */
+	u64 base, size;
+	u32 sections;
+	bool has_sections;	/* linux,pasr-sections given */
+	const char *mode;	/* linux,pasr-mode, or NULL */
 };
 
-int pasr_map_init_dt(const struct pasr_dt_die *dies, size_t n, u32 addr_cells,
-		     u32 size_cells, u64 min_section);
+struct pasr_dt_interleave {
+	u64 a, b, size;
+	u32 die;		/* index of the die@ node that declares it */
+};
+
+int pasr_map_init_dt(const struct pasr_dt_die *dies, size_t ndies,
+		     const struct pasr_dt_interleave *ilvs, size_t nilvs,
+		     u64 min_section);
 
 /* Snapshots from the Rust core, for sysfs and debugfs (mirrored in pasr.rs). */
 struct pasr_section_info {

@@ -86,53 +86,100 @@ early_param("pasr.backend", pasr_backend_param);
 
 #ifdef CONFIG_OF
 static struct pasr_dt_die pasr_dt_dies[PASR_MAX_ARGS] __initdata;
+static struct pasr_dt_interleave pasr_dt_ilvs[PASR_MAX_ARGS] __initdata;
+static size_t pasr_dt_nilvs __initdata;
 
 /*
- * Hands the raw die@ properties of the first "linux,pasr-ddr-layout" node to
- * the core, which decodes and validates them. Returns 1 if there is none.
- * The unflattened tree is read-only by now, so the property pointers stay
- * valid during the call.
+ * Decodes die@ node @dn, the @i-th, into pasr_dt_dies[@i], and its
+ * linux,pasr-interleave triplets <A B SIZE> into pasr_dt_ilvs, with @ac
+ * address and @sc size cells. Returns why it cannot, or NULL.
+ */
+static const char *__init pasr_dt_read_die(struct device_node *dn, u32 i,
+					    u32 ac, u32 sc)
+{
+	struct pasr_dt_die *d = &pasr_dt_dies[i];
+	const __be32 *p;
+	int len, k, n;
+
+	p = of_get_property(dn, "reg", &len);
+	if (!p || len != (ac + sc) * sizeof(*p))
+		return "reg: expected one <BASE SIZE> in the parent's cells";
+	d->name = of_node_full_name(dn);
+	d->base = of_read_number(p, ac);
+	d->size = of_read_number(p + ac, sc);
+	d->has_sections = of_find_property(dn, "linux,pasr-sections", &len);
+	if (d->has_sections &&
+	    (len != sizeof(u32) ||
+	     of_property_read_u32(dn, "linux,pasr-sections", &d->sections)))
+		return "linux,pasr-sections: expected one cell";
+	d->mode = NULL;
+	if (of_find_property(dn, "linux,pasr-mode", NULL) &&
+	    of_property_read_string(dn, "linux,pasr-mode", &d->mode))
+		return "linux,pasr-mode: expected a string";
+	p = of_get_property(dn, "linux,pasr-interleave", &len);
+	if (!p)
+		return NULL;
+	n = len / sizeof(*p);
+	if (!n || len % ((2 * ac + sc) * sizeof(*p)))
+		return "linux,pasr-interleave: expected <A B SIZE> triplets in the parent's cells";
+	/* past PASR_MAX_ARGS, the core refuses the layout as too many */
+	for (k = 0; k < n && pasr_dt_nilvs < PASR_MAX_ARGS; k += 2 * ac + sc) {
+		struct pasr_dt_interleave *il = &pasr_dt_ilvs[pasr_dt_nilvs++];
+
+		il->a = of_read_number(p + k, ac);
+		il->b = of_read_number(p + k + ac, ac);
+		il->size = of_read_number(p + k + 2 * ac, sc);
+		il->die = i;
+	}
+	return NULL;
+}
+
+/*
+ * Decodes the die@ nodes of the first "linux,pasr-ddr-layout" node and hands
+ * the numbers to the core, which validates them. Returns 1 if there is none.
  */
 static int __init pasr_init_dt(void)
 {
 	struct device_node *np, *child;
-	u32 addr_cells, size_cells;
-	size_t n = 0;
-	int ret;
+	const char *why;
+	u32 ac, sc, n = 0;
+	int ret = 1;
 
 	np = of_find_compatible_node(NULL, NULL, "linux,pasr-ddr-layout");
 	if (!np)
 		return 1;
-	if (!of_device_is_available(np)) {
-		of_node_put(np);
-		return 1;
+	if (!of_device_is_available(np))
+		goto out;
+	if (of_property_read_u32(np, "#address-cells", &ac) ||
+	    of_property_read_u32(np, "#size-cells", &sc) ||
+	    ac < 1 || ac > 2 || sc < 1 || sc > 2) {
+		pr_err("DT %pOF: #address-cells and #size-cells must be 1 or 2; PASR disabled\n",
+		       np);
+		goto out;
 	}
-	if (of_property_read_u32(np, "#address-cells", &addr_cells))
-		addr_cells = 0;
-	if (of_property_read_u32(np, "#size-cells", &size_cells))
-		size_cells = 0;
 	for_each_available_child_of_node(np, child) {
-		struct pasr_dt_die *d = &pasr_dt_dies[n];
-
 		if (!of_node_name_eq(child, "die"))
 			continue;
+		/* past PASR_MAX_ARGS, the core refuses the layout as too many */
 		if (n == PASR_MAX_ARGS) {
 			of_node_put(child);
 			break;
 		}
-		d->name = of_node_full_name(child);
-		d->reg = of_get_property(child, "reg", &d->reg_len);
-		d->sections = of_get_property(child, "linux,pasr-sections",
-					      &d->sections_len);
-		d->mode = of_get_property(child, "linux,pasr-mode", &d->mode_len);
-		d->interleave = of_get_property(child, "linux,pasr-interleave",
-						&d->interleave_len);
+		why = pasr_dt_read_die(child, n, ac, sc);
+		if (why) {
+			pr_err("DT %s: %s; PASR disabled\n",
+			       of_node_full_name(child), why);
+			of_node_put(child);
+			goto out;
+		}
 		n++;
 	}
-	ret = n ? pasr_map_init_dt(pasr_dt_dies, n, addr_cells, size_cells,
-				   PAGE_SIZE << MAX_PAGE_ORDER) : 1;
-	if (!n)
+	if (n)
+		ret = pasr_map_init_dt(pasr_dt_dies, n, pasr_dt_ilvs,
+				       pasr_dt_nilvs, PAGE_SIZE << MAX_PAGE_ORDER);
+	else
 		pr_err("%pOF: no die@ nodes; PASR disabled\n", np);
+out:
 	of_node_put(np);
 	return ret;
 }

@@ -47,13 +47,13 @@ pub(crate) unsafe extern "C" fn pasr_map_init(
 #[no_mangle]
 pub(crate) unsafe extern "C" fn pasr_map_init_dt(
     dies: *const bindings::pasr_dt_die,
-    n: usize,
-    addr_cells: u32,
-    size_cells: u32,
+    ndies: usize,
+    ilvs: *const bindings::pasr_dt_interleave,
+    nilvs: usize,
     min_section: u64,
 ) -> c_int {
     // SAFETY: The caller guarantees what `map_init_dt` requires.
-    unsafe { crate::map_init_dt(dies, n, addr_cells, size_cells, min_section) }
+    unsafe { crate::map_init_dt(dies, ndies, ilvs, nilvs, min_section) }
 }
 
 /// The C entry point of [`crate::debug_log_flush`].

@@ -12,6 +12,11 @@
 //!   the JEDEC MR16/MR17 masks. `MODE` is `bank` (default), `segment`, `single` or `double`.
 //! - `interleaved=SIZE@A:B`, repeatable: section `k` of `[A, A + SIZE)` is paired with section
 //!   `k` of `[B, B + SIZE)`.
+//!
+//! The numbers are parsed here rather than by `memparse()`, which ignores overflow: a wrapped
+//! size or base would declare a die where there is none, and mask DRAM that holds data. The
+//! device tree's cells are decoded once, by the C side with the `of_*` helpers; [`dt_die`]
+//! takes the numbers.
 
 /// Largest number of dies.
 pub const MAX_DIES: usize = 16;
@@ -136,10 +141,6 @@ pub enum ErrorKind {
     PairSizeMismatch,
     /// `interleaved=` given without any die.
     NoDies,
-    /// A device-tree property has the wrong length for its cells.
-    BadProperty,
-    /// `#address-cells` or `#size-cells` is not 1 or 2.
-    BadCells,
 }
 
 impl ErrorKind {
@@ -174,8 +175,6 @@ impl ErrorKind {
             ErrorKind::PairedTwice => "section already paired",
             ErrorKind::PairSizeMismatch => "paired sections differ in size",
             ErrorKind::NoDies => "interleaved= without any ddr_die=",
-            ErrorKind::BadProperty => "property length does not match its cells",
-            ErrorKind::BadCells => "#address-cells and #size-cells must be 1 or 2",
         }
     }
 }
@@ -391,75 +390,25 @@ pub fn parse_interleave(s: &[u8]) -> Result<InterleaveSpec, ErrorKind> {
     })
 }
 
-/// Reads one number of `cells` big-endian 32-bit cells from the front of `prop`.
-fn dt_number(prop: &[u8], cells: u32) -> Result<(u64, &[u8]), ErrorKind> {
-    if !(1..=2).contains(&cells) {
-        return Err(ErrorKind::BadCells);
-    }
-    let n = cells as usize * 4;
-    if prop.len() < n {
-        return Err(ErrorKind::BadProperty);
-    }
-    let v = prop[..n].iter().fold(0u64, |v, &b| (v << 8) | u64::from(b));
-    Ok((v, &prop[n..]))
-}
-
-/// A device-tree string property: the bytes before the terminating NUL.
-fn dt_string(prop: &[u8]) -> &[u8] {
-    prop.split(|&c| c == 0).next().unwrap_or(prop)
-}
-
-/// Decodes one `die@` node of a `linux,pasr-ddr-layout` node: `reg` in the parent's cells,
-/// and the optional `linux,pasr-sections` (one cell) and `linux,pasr-mode` (string).
-pub fn parse_dt_die(
-    reg: &[u8],
-    addr_cells: u32,
-    size_cells: u32,
-    sections: Option<&[u8]>,
+/// A `die@` node of a `linux,pasr-ddr-layout` device-tree node, its cells decoded by the C
+/// side: `sections` and `mode` are `None` where the node has no `linux,pasr-sections` or
+/// `linux,pasr-mode`.
+pub fn dt_die(
+    base: u64,
+    size: u64,
+    sections: Option<u32>,
     mode: Option<&[u8]>,
 ) -> Result<DieSpec, ErrorKind> {
-    let (base, rest) = dt_number(reg, addr_cells)?;
-    let (size, rest) = dt_number(rest, size_cells)?;
-    if !rest.is_empty() {
-        return Err(ErrorKind::BadProperty);
-    }
-    let sections = match sections {
-        None => DEFAULT_SECTIONS,
-        Some(p) if p.len() == 4 => dt_number(p, 1)?.0 as u32,
-        Some(_) => return Err(ErrorKind::BadProperty),
-    };
     let mode = match mode {
         None => Mode::Bank,
-        Some(p) => Mode::from_name(dt_string(p)).ok_or(ErrorKind::BadMode)?,
+        Some(m) => Mode::from_name(m).ok_or(ErrorKind::BadMode)?,
     };
     Ok(DieSpec {
         base,
         size,
-        sections,
+        sections: sections.unwrap_or(DEFAULT_SECTIONS),
         mode,
     })
-}
-
-/// Decodes a `linux,pasr-interleave` property, triplets `<A B SIZE>` in the parent's cells,
-/// into `layout`.
-pub fn parse_dt_interleaves(
-    prop: &[u8],
-    addr_cells: u32,
-    size_cells: u32,
-    layout: &mut Layout,
-) -> Result<(), ErrorKind> {
-    let mut rest = prop;
-    if rest.is_empty() {
-        return Err(ErrorKind::BadProperty);
-    }
-    while !rest.is_empty() {
-        let (a, r) = dt_number(rest, addr_cells)?;
-        let (b, r) = dt_number(r, addr_cells)?;
-        let (size, r) = dt_number(r, size_cells)?;
-        layout.add_interleave(InterleaveSpec { size, a, b })?;
-        rest = r;
-    }
-    Ok(())
 }
 
 /// Stores `v` in the first unused slot of a fixed-size table holding `*n` entries.

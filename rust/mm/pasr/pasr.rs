@@ -25,8 +25,8 @@ pub mod lock;
 pub mod map;
 
 use layout::{
-    parse_die, parse_dt_die, parse_dt_interleaves, parse_interleave, ErrorKind, Layout,
-    LayoutError, ParamRef, MAX_DIES, MAX_INTERLEAVES, MAX_SECTIONS,
+    dt_die, parse_die, parse_interleave, InterleaveSpec, Layout, LayoutError, ParamRef, MAX_DIES,
+    MAX_INTERLEAVES, MAX_SECTIONS,
 };
 use lock::Backend;
 use map::{Env, Map, Mismatch, State, Violation};
@@ -305,73 +305,63 @@ pub(crate) unsafe fn map_init(
     unsafe { init_from(parsed, &src, min_section) }
 }
 
-/// A property as a byte slice, `None` if absent.
+/// Like [`map_init`], from the `die@` nodes of a `linux,pasr-ddr-layout` device-tree node,
+/// their cells decoded by the C side.
 ///
 /// # Safety
 ///
-/// `p` must be null or valid for reads of `len` bytes for `'a`.
-unsafe fn prop<'a>(p: *const c_void, len: c_int) -> Option<&'a [u8]> {
-    if p.is_null() {
-        return None;
-    }
-    let len = usize::try_from(len).unwrap_or(0);
-    // SAFETY: Guaranteed by the caller.
-    Some(unsafe { core::slice::from_raw_parts(p.cast::<u8>(), len) })
-}
-
-/// Like [`map_init`], from the `die@` nodes of a `linux,pasr-ddr-layout` device-tree node.
-///
-/// # Safety
-///
-/// As [`map_init`]; `dies` must point to `n` entries whose pointers are null or valid for
-/// their lengths (and `name` NUL-terminated) during the call.
+/// As [`map_init`]; `dies` must point to `ndies` entries, and `ilvs` to `nilvs`, whose strings
+/// are null or NUL-terminated and valid during the call.
 pub(crate) unsafe fn map_init_dt(
     dies: *const bindings::pasr_dt_die,
-    n: usize,
-    addr_cells: u32,
-    size_cells: u32,
+    ndies: usize,
+    ilvs: *const bindings::pasr_dt_interleave,
+    nilvs: usize,
     min_section: u64,
 ) -> c_int {
     let mut nodes: [&[u8]; MAX_DIES + 1] = [b""; MAX_DIES + 1];
-    let mut ilv_node = [usize::MAX; MAX_INTERLEAVES];
+    let mut ilv_node = [usize::MAX; MAX_INTERLEAVES + 1];
     let mut l = Layout::new();
     let mut parsed: Result<(), LayoutError> = Ok(());
-    for (i, node) in nodes.iter_mut().take(n).enumerate() {
-        // SAFETY: `i < n`, and the caller guarantees the entries.
+    for (i, node) in nodes.iter_mut().take(ndies).enumerate() {
+        // SAFETY: `i < ndies`, and the caller guarantees the entries.
         let d = unsafe { &*dies.add(i) };
-        // SAFETY: The caller guarantees a NUL-terminated name or null.
-        *node = unsafe { arg(&d.name, 0) };
-        let err = |kind| LayoutError {
-            param: ParamRef::Die(i),
-            kind,
-        };
-        // SAFETY: The caller guarantees each property pointer and length.
-        let (reg, sections, mode, ilv) = unsafe {
-            (
-                prop(d.reg, d.reg_len),
-                prop(d.sections, d.sections_len),
-                prop(d.mode, d.mode_len),
-                prop(d.interleave, d.interleave_len),
-            )
-        };
-        let before = l.interleaves().len();
+        // SAFETY: The caller guarantees NUL-terminated strings or null.
+        let (name, mode) = unsafe { (arg(&d.name, 0), arg(&d.mode, 0)) };
+        *node = name;
         if parsed.is_ok() {
-            let r = (|| {
-                let reg = reg.ok_or(ErrorKind::BadProperty)?;
-                l.add_die(parse_dt_die(reg, addr_cells, size_cells, sections, mode)?)?;
-                match ilv {
-                    Some(p) => parse_dt_interleaves(p, addr_cells, size_cells, &mut l),
-                    None => Ok(()),
-                }
-            })();
-            parsed = r.map_err(err);
-        }
-        for o in ilv_node.iter_mut().take(l.interleaves().len()).skip(before) {
-            *o = i;
+            let sections = d.has_sections.then_some(d.sections);
+            let mode = (!d.mode.is_null()).then_some(mode);
+            parsed = dt_die(d.base, d.size, sections, mode)
+                .and_then(|die| l.add_die(die))
+                .map_err(|kind| LayoutError {
+                    param: ParamRef::Die(i),
+                    kind,
+                });
         }
     }
+    for i in 0..nilvs {
+        if parsed.is_err() {
+            break;
+        }
+        // SAFETY: `i < nilvs`, and the caller guarantees the entries.
+        let il = unsafe { &*ilvs.add(i) };
+        if let Some(o) = ilv_node.get_mut(i) {
+            *o = il.die as usize;
+        }
+        parsed = l
+            .add_interleave(InterleaveSpec {
+                size: il.size,
+                a: il.a,
+                b: il.b,
+            })
+            .map_err(|kind| LayoutError {
+                param: ParamRef::Interleave(i),
+                kind,
+            });
+    }
     let src = Source::Dt {
-        nodes: &nodes[..n.min(MAX_DIES + 1)],
+        nodes: &nodes[..ndies.min(MAX_DIES + 1)],
         ilv_node: &ilv_node,
     };
     // SAFETY: Guaranteed by the caller.
