@@ -301,11 +301,10 @@ def first90(pts):
     return t90
 
 
-def power_intro(P, a, runs, nboots, dies, unit_note):
-    """The paragraphs that say what the power part ran."""
-    any_run = runs[next(iter(runs))]
-    info, peak = any_run["info"], any_run["peak"]
-    section, idle = int(info.get("section", 0)), int(info.get("idle_s", 0))
+def power_intro(P, a, run, nboots, dies, section, idle, unit_note):
+    """The paragraphs that say what the power part ran; `run` is any of the
+    boots (they all ran the same workload)."""
+    info, peak = run["info"], run["peak"]
     mem = a.power_mem or "?"
     P(f"The scenario of the governor issue, on the **bench-power** kernel (the bench kernel "
       f"with CONFIG_PASR_GOVERNOR and CONFIG_PASR_SIM_CONTROLLER), `-m {mem}`, "
@@ -400,12 +399,11 @@ def power_table(rep, series, times, t_ref, idle):
     return p
 
 
-def power_notes(rep, runs, series, dies, p, t_ref):
+def power_notes(rep, runs, series, dies, section, p, t_ref):
     """What the table leaves out: the ideal's terms, the full-refresh figures
     (and that the simulator's table agrees with its status), the governor's
     statistics."""
     P = rep.P
-    section = int(runs[next(iter(runs))]["info"].get("section", 0))
     if p and section:
         P(f"The ideal at {t_ref:.0f} s (governor-on boot): {p['ideal'] // section} sections = "
           f"the smaller of {(p['free'] + p['reserved']) // section} (free memory, reservations "
@@ -502,15 +500,15 @@ def power_section(rep):
         return []
     any_run = runs[next(iter(runs))]
     dies = [any_run["dies"][k] for k in sorted(any_run["dies"])]
-    info = any_run["info"]
-    idle = int(info.get("idle_s", 0))
-    series = power_series(rep.out, runs, dies, int(info.get("section", 0)))
+    section = int(any_run["info"].get("section", 0))
+    idle = int(any_run["info"].get("idle_s", 0))
+    series = power_series(rep.out, runs, dies, section)
     times = [t for t in POWER_TIMES if t <= idle]
     t_ref = POWER_TARGET_S if POWER_TARGET_S <= idle else times[-1]
-    power_intro(P, rep.a, runs, nboots, dies,
+    power_intro(P, rep.a, any_run, nboots, dies, section, idle,
                 ", -icount: idle time passes at once" if rep.icount else "")
     p = power_table(rep, series, times, t_ref, idle)
-    power_notes(rep, runs, series, dies, p, t_ref)
+    power_notes(rep, runs, series, dies, section, p, t_ref)
     return power_plot(rep, series)
 
 

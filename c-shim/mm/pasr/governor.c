@@ -174,13 +174,17 @@ static unsigned long pasr_gov_release(int i)
 	return end - start;
 }
 
-static unsigned long pasr_gov_release_all(void)
+/* Called with pasr_gov_lock held: gives back sections until @nr pages are freed. */
+static unsigned long pasr_gov_release_upto(unsigned long nr)
 {
 	unsigned long freed = 0;
 	int i;
 
-	for_each_set_bit(i, pasr_reserved, PASR_GOV_SECTIONS)
+	for_each_set_bit(i, pasr_reserved, PASR_GOV_SECTIONS) {
+		if (freed >= nr)
+			break;
 		freed += pasr_gov_release(i);
+	}
 	return freed;
 }
 
@@ -190,16 +194,11 @@ static unsigned long pasr_gov_release_all(void)
  */
 unsigned long pasr_gov_give_back_pages(unsigned long nr)
 {
-	unsigned long freed = 0;
-	int i;
+	unsigned long freed;
 
 	WRITE_ONCE(pasr_gov_pressure_until, jiffies + 10 * HZ);
 	mutex_lock(&pasr_gov_lock);
-	for_each_set_bit(i, pasr_reserved, PASR_GOV_SECTIONS) {
-		if (freed >= nr)
-			break;
-		freed += pasr_gov_release(i);
-	}
+	freed = pasr_gov_release_upto(nr);
 	mutex_unlock(&pasr_gov_lock);
 	return freed;
 }
@@ -345,7 +344,7 @@ void pasr_gov_trigger(void)
 void pasr_gov_give_back(void)
 {
 	mutex_lock(&pasr_gov_lock);
-	pasr_gov_release_all();
+	pasr_gov_release_upto(ULONG_MAX);
 	mutex_unlock(&pasr_gov_lock);
 }
 
