@@ -252,6 +252,19 @@ seed() {
 	rm -f "$BUILD/out/$1/.bench-config.sha256"
 }
 
+# variant_kernel NAME FRAGMENT: build_kernel for a variant; with
+# BENCH_CONFIG_ONLY=1, in the background (configuring is one process each),
+# waited for before the end
+CONFIG_PIDS=()
+variant_kernel() {
+	if [ "$CONFIG_ONLY" = 1 ]; then
+		build_kernel "$@" &
+		CONFIG_PIDS+=($!)
+	else
+		build_kernel "$@"
+	fi
+}
+
 [ "$CONFIG_ONLY" = 1 ] || rm -f "$OUT/build-times.txt"
 cd "$REPO"
 DROPPED="$FRAGMENT.dropped" derive_fragment "$FRAGMENT" tools/bench.delta
@@ -266,25 +279,30 @@ if [ "$NOPASR" = 1 ]; then
 	if [ "${BENCH_NOPASR_BUILD:-1}" = 0 ] && [ -f "$BUILD/out/bench-nopasr/arch/arm64/boot/Image" ]; then
 		log "bench: bench-nopasr: not rebuilt (BENCH_NOPASR_BUILD=0): Image of $(date -ur "$BUILD/out/bench-nopasr/arch/arm64/boot/Image" '+%F %T UTC')"
 	else
-		build_kernel bench-nopasr "$OUT/bench-nopasr.fragment"
+		variant_kernel bench-nopasr "$OUT/bench-nopasr.fragment"
 	fi
 	variant bench-bare -CONFIG_PASR -CONFIG_PASR_HOOKS
 	seed bench-bare
-	build_kernel bench-bare "$OUT/bench-bare.fragment"
+	variant_kernel bench-bare "$OUT/bench-bare.fragment"
 fi
 if [ "$REPORTING" = 1 ]; then
 	variant bench-nohooks -CONFIG_PASR_HOOKS
 	seed bench-nohooks
-	build_kernel bench-nohooks "$OUT/bench-nohooks.fragment"
+	variant_kernel bench-nohooks "$OUT/bench-nohooks.fragment"
 fi
 if [ "$POWER" = 1 ]; then
 	DROPPED="$OUT/bench-power.fragment.dropped" \
 		derive_fragment "$OUT/bench-power.fragment" tools/bench.delta tools/bench-power.delta
 	seed bench-power
-	build_kernel bench-power "$OUT/bench-power.fragment"
+	variant_kernel bench-power "$OUT/bench-power.fragment"
 fi
 
 if [ "$CONFIG_ONLY" = 1 ]; then
+	bad=0
+	for pid in ${CONFIG_PIDS[@]+"${CONFIG_PIDS[@]}"}; do
+		wait "$pid" || bad=1
+	done
+	[ "$bad" = 0 ] || die "bench: BENCH_CONFIG_ONLY=1: a bench kernel's .config does not match its fragment (see above)"
 	log "bench: BENCH_CONFIG_ONLY=1: every bench kernel's .config matches its fragment"
 	exit 0
 fi
